@@ -1,0 +1,192 @@
+// Package cli is agyconf's command line. Main runs one invocation against
+// the writers it is given and returns the exit code, so tests run the whole
+// CLI in-process and nothing below main ever calls os.Exit.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes, one table for every command (README, "Exit codes").
+const (
+	ExitOK       = 0 // done, in sync, no findings
+	ExitFindings = 1 // drift (--check, --exit-code) or findings (validate)
+	ExitBadInput = 2 // bad input or usage, or cannot run
+	ExitConflict = 3 // a conflict was refused (render)
+)
+
+const exitCodeHelp = `EXIT CODES (the same for every command):
+   0  done, in sync, or no findings
+   1  drift (render --check, diff --exit-code) or findings (validate)
+   2  bad input or usage, or agyconf cannot run
+   3  a conflict was refused (render)`
+
+// version is set at link time (-ldflags "-X …/internal/cli.version=v1.2.3");
+// builds without it report the module version Go recorded.
+var version = ""
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// exitError carries an exit code out of a command action.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+// exit returns an error that makes Main return code; a nil err means the
+// command already said everything it had to say.
+func exit(code int, err error) error { return &exitError{code: code, err: err} }
+
+// Main runs agyconf with args (args[0] is the program name).
+func Main(args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.Run(args)
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "agyconf: %s\n", ee.err)
+		}
+		return ee.code
+	}
+	// Everything else urfave/cli reports is a usage problem: an unknown
+	// flag or command, a missing flag value.
+	fmt.Fprintf(stderr, "agyconf: %s\n", err)
+	return ExitBadInput
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:      "agyconf",
+		Usage:     "declarative, validated configuration for Google Antigravity",
+		UsageText: "agyconf [global options] command [command options]",
+		Description: `agyconf reads HCL files (or the JSON that its Nix module emits) describing
+MCP servers, hooks, skills, rules, subagents, workflows, plugins, permissions
+and harnesses, validates them, and writes Antigravity's files.
+
+EXAMPLES:
+   agyconf validate --config examples/global
+   agyconf schema > agyconf.schema.json
+
+` + exitCodeHelp,
+		Version:        buildVersion(),
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		HideVersion:    true,
+		Suggest:        true,
+		ExitErrHandler: func(*cli.Context, error) {}, // Main maps errors to codes
+		OnUsageError:   usageError,
+		Commands: []*cli.Command{
+			validateCommand(),
+			schemaCommand(),
+			versionCommand(),
+		},
+		Action: unknownCommand,
+	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = usageError
+	}
+	return app
+}
+
+// unknownCommand runs when the first argument names no command: bare
+// `agyconf` shows help, anything else is a usage error.
+func unknownCommand(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.ShowAppHelp(c)
+	}
+	name := c.Args().First()
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := cli.SuggestCommand(c.App.Commands, name); s != "" {
+		msg += ". " + s
+	}
+	return exit(ExitBadInput, fmt.Errorf("%s (see agyconf --help)", msg))
+}
+
+func usageError(c *cli.Context, err error, _ bool) error {
+	name := "agyconf"
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != name {
+		name += " " + c.Command.Name
+	}
+	return exit(ExitBadInput, fmt.Errorf("%w (see %s --help)", err, name))
+}
+
+// noArgs refuses positional arguments a command does not take.
+func noArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return exit(ExitBadInput, fmt.Errorf("%s takes no arguments, got %q (see agyconf %s --help)", c.Command.Name, strings.Join(c.Args().Slice(), " "), c.Command.Name))
+	}
+	return nil
+}
+
+// useColor says whether diagnostics to w may carry ANSI colours: only on a
+// terminal, and never when NO_COLOR is set (no-color.org).
+func useColor(w io.Writer, flag string) bool {
+	switch flag {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+var colorFlag = &cli.StringFlag{
+	Name:  "color",
+	Value: "auto",
+	Usage: "colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always, never",
+}
+
+var diagFormatFlag = &cli.StringFlag{
+	Name:  "diagnostics-format",
+	Value: "text",
+	Usage: "how problems are printed: text (to stderr, with source snippets) or json (to stdout)",
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "version",
+		Usage:     "print agyconf's version",
+		UsageText: "agyconf version",
+		Description: `Prints the version agyconf was built as.
+
+EXAMPLE:
+   agyconf version`,
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "agyconf %s\n", buildVersion())
+			return nil
+		},
+	}
+}

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/urfave/cli/v2"
+
+	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/diagfmt"
+	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/schema"
+)
+
+func validateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check an agyconf config without writing anything",
+		UsageText: "agyconf validate --config PATH [--diagnostics-format text|json]",
+		Description: `Decodes the config at PATH — one .hcl or .json file, or a folder of them —
+and reports every problem at once, each with its file, line and column.
+Nothing is read from secret files and nothing is written.
+
+EXAMPLES:
+   agyconf validate --config ~/.config/agyconf
+   agyconf validate --config agyconf.hcl --diagnostics-format json | jq .diagnostics
+
+Exits 0 when the config is valid, 1 when it has problems, 2 when it cannot
+be read at all or the command line is wrong.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`), required"},
+			diagFormatFlag,
+			colorFlag,
+		},
+		Action: runValidate,
+	}
+}
+
+func runValidate(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	format, err := diagfmt.ParseFormat(c.String("diagnostics-format"))
+	if err != nil {
+		return exit(ExitBadInput, err)
+	}
+	path := c.String("config")
+	if path == "" {
+		return exit(ExitBadInput, fmt.Errorf("validate needs --config PATH (see agyconf validate --help)"))
+	}
+	p := config.NewParser()
+	cfg, diags := p.LoadConfig(path)
+	if err := writeDiags(c, format, p, diags); err != nil {
+		return exit(ExitBadInput, err)
+	}
+	if diags.HasErrors() {
+		if len(p.Files()) == 0 && !hasSubject(diags) {
+			return exit(ExitBadInput, nil) // nothing could be read: cannot run
+		}
+		return exit(ExitFindings, nil)
+	}
+	if format == diagfmt.Text {
+		fmt.Fprintf(c.App.Writer, "%s: valid (%s)\n", path, summary(cfg))
+	}
+	return nil
+}
+
+func hasSubject(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Subject != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// writeDiags prints diagnostics in the chosen format. JSON always prints a
+// report, so a program reading stdout gets a document even when all is well.
+func writeDiags(c *cli.Context, format diagfmt.Format, p *config.Parser, diags hcl.Diagnostics) error {
+	if format == diagfmt.JSON {
+		return diagfmt.WriteJSON(c.App.Writer, diags)
+	}
+	if len(diags) == 0 {
+		return nil
+	}
+	return diagfmt.WriteText(c.App.ErrWriter, p.Files(), diags, 100, useColor(c.App.ErrWriter, c.String("color")))
+}
+
+// summary counts what a config declares, for the one line validate prints.
+func summary(cfg *model.Config) string {
+	var parts []string
+	add := func(n int, one, many string) {
+		switch n {
+		case 0:
+		case 1:
+			parts = append(parts, "1 "+one)
+		default:
+			parts = append(parts, fmt.Sprintf("%d %s", n, many))
+		}
+	}
+	add(len(cfg.Files), "file", "files")
+	add(len(cfg.MCPServers), "MCP server", "MCP servers")
+	add(len(cfg.Hooks), "hook", "hooks")
+	add(len(cfg.Skills), "skill", "skills")
+	add(len(cfg.Rules), "rule", "rules")
+	add(len(cfg.Agents), "agent", "agents")
+	add(len(cfg.Workflows), "workflow", "workflows")
+	add(len(cfg.Plugins), "plugin", "plugins")
+	add(len(cfg.Harnesses), "harness", "harnesses")
+	return fmt.Sprintf("scope %s, product %s: %s", cfg.Agyconf.Scope, cfg.Agyconf.Product, strings.Join(parts, ", "))
+}
+
+func schemaCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "schema",
+		Usage:     "print a JSON Schema agyconf embeds",
+		UsageText: "agyconf schema [--list] [NAME]",
+		Description: `Prints the JSON Schema (2020-12) NAME, by default "agyconf": the schema
+of the input's JSON form, as the Nix module writes it. Editors use it for
+completion; CI can check Nix-emitted JSON against it.
+
+EXAMPLES:
+   agyconf schema > agyconf.schema.json
+   agyconf schema --list`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "list", Usage: "list the names of the embedded schemas"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Bool("list") {
+				if c.NArg() > 0 {
+					return exit(ExitBadInput, fmt.Errorf("--list takes no NAME"))
+				}
+				for _, n := range schema.Names() {
+					fmt.Fprintln(c.App.Writer, n)
+				}
+				return nil
+			}
+			if c.NArg() > 1 {
+				return exit(ExitBadInput, fmt.Errorf("schema takes one NAME, got %d", c.NArg()))
+			}
+			name := schema.Input
+			if c.NArg() == 1 {
+				name = c.Args().First()
+			}
+			src, err := schema.Source(name)
+			if err != nil {
+				return exit(ExitBadInput, err)
+			}
+			_, err = c.App.Writer.Write(src)
+			return err
+		},
+	}
+}

@@ -1,0 +1,1052 @@
+package config
+
+import (
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/agyconf/agyconf/internal/model"
+)
+
+// Versions of agy from which features the sources disagree on were
+// measured to load (reference §0.5, §0.6: probed on 1.1.25/1.1.26). One
+// unknown field drops a whole hooks.json, so they need an explicit
+// agy_version at least this new.
+var (
+	versionPromptHandler = version{1, 1, 25}
+	versionSessionStart  = version{1, 1, 25}
+)
+
+// Limits Antigravity applies to markdown it loads (reference §4, §6, §7).
+const (
+	maxSkillBodyBytes = 24000 // the skill loader keeps only the first 24,000 bytes
+	maxRuleChars      = 12000 // rules and workflows: 12,000 characters per file
+)
+
+var agyconfSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "scope"}, {Name: "product"}, {Name: "agy_version"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "layout"}},
+}
+
+func layoutSchema() *hcl.BodySchema {
+	s := &hcl.BodySchema{}
+	for _, k := range model.LayoutKeys {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: k})
+	}
+	return s
+}
+
+func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
+	a := model.Agyconf{Scope: model.ScopeGlobal, Product: model.ProductBoth, Range: b.DefRange}
+	c := d.content(b.Body, agyconfSchema)
+	if attr := c.Attributes["scope"]; attr != nil {
+		if s, ok := d.str(attr); ok {
+			switch model.Scope(s) {
+			case model.ScopeGlobal, model.ScopeWorkspace:
+				a.Scope = model.Scope(s)
+			default:
+				d.errorf(attr.Expr.Range(), "Invalid scope", "scope must be \"global\" or \"workspace\", got %q.", s)
+			}
+		}
+	}
+	if attr := c.Attributes["product"]; attr != nil {
+		if s, ok := d.str(attr); ok {
+			switch model.Product(s) {
+			case model.ProductCLI, model.ProductIDE, model.ProductBoth:
+				a.Product = model.Product(s)
+			default:
+				d.errorf(attr.Expr.Range(), "Invalid product", "product must be \"cli\", \"ide\" or \"both\", got %q.", s)
+			}
+		}
+	}
+	if attr := c.Attributes["agy_version"]; attr != nil {
+		if s, ok := d.str(attr); ok {
+			if _, vok := parseVersion(s); vok {
+				a.AgyVersion = s
+			} else {
+				d.errorf(attr.Expr.Range(), "Invalid agy_version", "agy_version must be a release number such as \"1.5.0\", got %q.", s)
+			}
+		}
+	}
+	var layoutBlock *hcl.Block
+	for _, lb := range c.Blocks.OfType("layout") {
+		if layoutBlock != nil {
+			d.duplicate(lb, layoutBlock, "layout block")
+			continue
+		}
+		layoutBlock = lb
+		lc := d.content(lb.Body, layoutSchema())
+		for name, attr := range lc.Attributes {
+			p, ok := d.nonEmptyStr(attr)
+			if !ok {
+				continue
+			}
+			if !filepath.IsLocal(p) || filepath.ToSlash(filepath.Clean(p)) != p {
+				d.errorf(attr.Expr.Range(), "Invalid path", "Layout paths are clean paths relative to the render root, without \"..\", got %q.", p)
+				continue
+			}
+			if a.Layout == nil {
+				a.Layout = map[string]string{}
+			}
+			a.Layout[name] = p
+		}
+	}
+	return a
+}
+
+func (d *decoder) decodeTools(b *hcl.Block, cfg *model.Config) {
+	for _, attr := range sortedAttrs(d.attrs(b.Body)) {
+		if msg := entryNameProblem(attr.Name); msg != "" {
+			d.errorf(attr.NameRange, "Invalid name", "%s", msg)
+			continue
+		}
+		if first, dup := cfg.Tools[attr.Name]; dup {
+			d.errorf(attr.NameRange, "Duplicate tool", "The tool %q is already set at %s.", attr.Name, rangeString(first.Range))
+			continue
+		}
+		p, ok := d.nonEmptyStr(attr)
+		if !ok {
+			continue
+		}
+		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
+			d.errorf(attr.Expr.Range(), "Invalid path", "Tool paths are clean absolute paths, got %q; agy runs hooks through `sh -c` from changing folders, so a relative path breaks.", p)
+			continue
+		}
+		if cfg.Tools == nil {
+			cfg.Tools = map[string]model.Tool{}
+		}
+		cfg.Tools[attr.Name] = model.Tool{Path: p, Range: attr.Range}
+	}
+}
+
+// sortedAttrs orders attributes by position: hcl.Attributes is a map.
+func sortedAttrs(as hcl.Attributes) []*hcl.Attribute {
+	out := make([]*hcl.Attribute, 0, len(as))
+	for _, a := range as {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ri, rj := out[i].Range, out[j].Range
+		if ri.Filename != rj.Filename {
+			return ri.Filename < rj.Filename
+		}
+		return ri.Start.Byte < rj.Start.Byte
+	})
+	return out
+}
+
+// mcpServerSchema also names arguments agy does not read, so that the
+// message can say what to write instead of only "unexpected".
+var mcpServerSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "command"}, {Name: "args"}, {Name: "env"}, {Name: "cwd"},
+		{Name: "server_url"}, {Name: "headers"}, {Name: "auth_provider_type"},
+		{Name: "disabled"}, {Name: "disabled_tools"},
+		{Name: "enabled"}, {Name: "url"}, {Name: "serverUrl"}, {Name: "httpUrl"}, {Name: "http_url"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "oauth"}},
+}
+
+var oauthSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "client_id"}, {Name: "client_secret"}},
+}
+
+func (d *decoder) decodeMCPServer(b *hcl.Block, s seen) *model.MCPServer {
+	return d.decodeMCPServerIn(b, s, "")
+}
+
+func (d *decoder) decodeMCPServerIn(b *hcl.Block, s seen, ns string) *model.MCPServer {
+	name, nameOK := d.label(b, entryNameProblem)
+	if nameOK && !d.claim(s, ns+"mcp_server/"+name, b, "MCP server") {
+		nameOK = false
+	}
+	srv := &model.MCPServer{Name: name, Range: b.DefRange}
+	c := d.content(b.Body, mcpServerSchema)
+	at := c.Attributes
+	if attr := at["enabled"]; attr != nil {
+		d.errorf(attr.NameRange, "Unsupported argument", "agy does not read \"enabled\" on an MCP server (reference §3); write disabled = true to turn a server off.")
+	}
+	for _, wrong := range []string{"url", "serverUrl", "httpUrl", "http_url"} {
+		if attr := at[wrong]; attr != nil {
+			d.errorf(attr.NameRange, "Unsupported argument", "Write the address of a remote server as server_url; agyconf writes it as serverUrl, the field agy reads first.")
+		}
+	}
+	if attr := at["command"]; attr != nil {
+		srv.Command, _ = d.nonEmptyStr(attr)
+	}
+	if attr := at["args"]; attr != nil {
+		srv.Args, _ = d.secretStrList(attr)
+	}
+	if attr := at["env"]; attr != nil {
+		srv.Env, _ = d.secretStrMap(attr, envNameProblem)
+	}
+	if attr := at["cwd"]; attr != nil {
+		srv.Cwd, _ = d.nonEmptyStr(attr)
+	}
+	if attr := at["server_url"]; attr != nil {
+		if u, ok := d.nonEmptyStr(attr); ok {
+			if pu, err := url.Parse(u); err != nil || (pu.Scheme != "https" && pu.Scheme != "http") || pu.Host == "" {
+				d.errorf(attr.Expr.Range(), "Invalid URL", "server_url must be an absolute http or https URL, got %q.", u)
+			} else {
+				srv.ServerURL = u
+			}
+		}
+	}
+	if attr := at["headers"]; attr != nil {
+		srv.Headers, _ = d.secretStrMap(attr, headerNameProblem)
+	}
+	if attr := at["auth_provider_type"]; attr != nil {
+		if v, ok := d.str(attr); ok {
+			switch v {
+			case "google_credentials":
+				srv.AuthProviderType = v
+			case "MCP_AUTH_PROVIDER_TYPE_GOOGLE_CREDENTIALS":
+				d.errorf(attr.Expr.Range(), "Invalid auth_provider_type", "agy accepts only the lowercase spelling \"google_credentials\"; the proto spelling silently drops the server (reference §3).")
+			default:
+				d.errorf(attr.Expr.Range(), "Invalid auth_provider_type", "The only auth_provider_type agy accepts is \"google_credentials\", got %q.", v)
+			}
+		}
+	}
+	if attr := at["disabled"]; attr != nil {
+		srv.Disabled, _ = d.boolean(attr)
+	}
+	if attr := at["disabled_tools"]; attr != nil {
+		if tools, ok := d.strList(attr); ok {
+			srv.DisabledTools = tools
+		}
+	}
+	var oauthBlock *hcl.Block
+	for _, ob := range c.Blocks.OfType("oauth") {
+		if oauthBlock != nil {
+			d.duplicate(ob, oauthBlock, "oauth block")
+			continue
+		}
+		oauthBlock = ob
+		oc := d.content(ob.Body, oauthSchema)
+		srv.OAuth = &model.OAuth{}
+		if attr := oc.Attributes["client_id"]; attr != nil {
+			srv.OAuth.ClientID, _ = d.secretStr(attr)
+		} else {
+			d.errorf(ob.Body.MissingItemRange(), "Missing required argument", "An oauth block needs client_id.")
+		}
+		if attr := oc.Attributes["client_secret"]; attr != nil {
+			srv.OAuth.ClientSecret, _ = d.secretStr(attr)
+		}
+	}
+
+	// The connection: exactly one of command and server_url.
+	cmd, remote := at["command"], at["server_url"]
+	switch {
+	case cmd != nil && remote != nil:
+		d.errorf(remote.NameRange, "Conflicting arguments", "A server has either command (local) or server_url (remote), not both: agy would use server_url and silently ignore command (reference §3).")
+	case cmd == nil && remote == nil:
+		d.errorf(b.DefRange, "Missing connection", "An MCP server needs command (a local server) or server_url (a remote one); without either agy loads it and never connects.")
+	case remote != nil:
+		for _, local := range []string{"args", "env", "cwd"} {
+			if attr := at[local]; attr != nil {
+				d.errorf(attr.NameRange, "Conflicting arguments", "%q applies to local servers only; this one has server_url.", local)
+			}
+		}
+	case cmd != nil:
+		if attr := at["headers"]; attr != nil {
+			d.errorf(attr.NameRange, "Conflicting arguments", "\"headers\" applies to remote servers only; this one has command.")
+		}
+		if attr := at["auth_provider_type"]; attr != nil {
+			d.errorf(attr.NameRange, "Conflicting arguments", "\"auth_provider_type\" applies to remote servers only; this one has command.")
+		}
+		if oauthBlock != nil {
+			d.errorf(oauthBlock.DefRange, "Conflicting arguments", "An oauth block applies to remote servers only; this one has command.")
+		}
+	}
+	if !nameOK {
+		return nil
+	}
+	return srv
+}
+
+// Hook event blocks, by the name the input language gives them.
+var eventBlocks = map[string]model.Event{
+	"pre_tool_use":    model.PreToolUse,
+	"post_tool_use":   model.PostToolUse,
+	"pre_invocation":  model.PreInvocation,
+	"post_invocation": model.PostInvocation,
+	"stop":            model.Stop,
+	"session_start":   model.SessionStart,
+}
+
+// hookSchema accepts the hooks.json spelling of each event too, to answer
+// it with the input language's spelling.
+var hookSchema = func() *hcl.BodySchema {
+	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}}
+	for _, ev := range sortedEventBlockNames() {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: ev})
+	}
+	for _, ev := range model.Events {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: string(ev)})
+	}
+	return s
+}()
+
+func sortedEventBlockNames() []string {
+	names := make([]string, 0, len(eventBlocks))
+	for n := range eventBlocks {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func blockNameFor(ev model.Event) string {
+	for n, e := range eventBlocks {
+		if e == ev {
+			return n
+		}
+	}
+	return ""
+}
+
+// Handler arguments, and the ones agy silently discards (reference §2.2).
+var (
+	handlerAttrs   = []string{"type", "command", "prompt", "model", "timeout"}
+	discardedAttrs = []string{"env", "cwd", "name", "background"}
+)
+
+func handlerSchema(extra ...string) *hcl.BodySchema {
+	s := &hcl.BodySchema{}
+	for _, n := range append(append(append([]string{}, handlerAttrs...), discardedAttrs...), extra...) {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: n})
+	}
+	return s
+}
+
+var (
+	groupSchema = func() *hcl.BodySchema {
+		s := handlerSchema("matcher")
+		s.Blocks = []hcl.BlockHeaderSchema{{Type: "handler"}}
+		return s
+	}()
+	flatSchema        = handlerSchema("matcher")
+	handlerOnlySchema = handlerSchema()
+)
+
+func (d *decoder) decodeHook(b *hcl.Block, s seen) *model.Hook {
+	return d.decodeHookIn(b, s, "")
+}
+
+func (d *decoder) decodeHookIn(b *hcl.Block, s seen, ns string) *model.Hook {
+	name, nameOK := d.label(b, entryNameProblem)
+	if nameOK && !d.claim(s, ns+"hook/"+name, b, "hook") {
+		nameOK = false
+	}
+	h := &model.Hook{Name: name, Enabled: true, Range: b.DefRange}
+	c := d.content(b.Body, hookSchema)
+	if attr := c.Attributes["enabled"]; attr != nil {
+		h.Enabled, _ = d.boolean(attr)
+	}
+	events := 0
+	for _, eb := range c.Blocks {
+		ev, ok := eventBlocks[eb.Type]
+		if !ok {
+			d.errorf(eb.DefRange, "Unsupported block type", "Events are written in snake_case here: use %s { … } for %s.", blockNameFor(model.Event(eb.Type)), eb.Type)
+			continue
+		}
+		events++
+		if ev == model.SessionStart && !d.agyVersion.atLeast(versionSessionStart) {
+			d.errorf(eb.DefRange, "Needs a newer agy_version", "SessionStart exists only in newer agy builds (probed on %s; older ones list only five events), and a hooks.json naming an event the build rejects may be dropped whole. Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", versionSessionStart, versionSessionStart)
+		}
+		if ev.Grouped() {
+			if g := d.decodeGroup(eb); g != nil {
+				if h.Groups == nil {
+					h.Groups = map[model.Event][]*model.MatcherGroup{}
+				}
+				h.Groups[ev] = append(h.Groups[ev], g)
+			}
+			continue
+		}
+		bc := d.content(eb.Body, flatSchema)
+		if attr := bc.Attributes["matcher"]; attr != nil {
+			d.errorf(attr.NameRange, "Matcher on a flat event", "%s has no matcher: agy ignores it there. Matchers belong to pre_tool_use and post_tool_use.", eb.Type)
+		}
+		if hd := d.decodeHandler(bc, eb.DefRange, eb.Body.MissingItemRange()); hd != nil {
+			if h.Handlers == nil {
+				h.Handlers = map[model.Event][]*model.Handler{}
+			}
+			h.Handlers[ev] = append(h.Handlers[ev], hd)
+		}
+	}
+	if events == 0 {
+		d.errorf(b.DefRange, "Hook without events", "Hook %q has no event blocks; add one of pre_tool_use, post_tool_use, pre_invocation, post_invocation, stop.", name)
+	}
+	if !nameOK {
+		return nil
+	}
+	return h
+}
+
+func (d *decoder) decodeGroup(eb *hcl.Block) *model.MatcherGroup {
+	bc := d.content(eb.Body, groupSchema)
+	g := &model.MatcherGroup{Range: eb.DefRange}
+	if attr := bc.Attributes["matcher"]; attr != nil {
+		if m, ok := d.str(attr); ok {
+			if m != "" && m != "*" {
+				if _, err := regexp.Compile(m); err != nil {
+					d.errorf(attr.Expr.Range(), "Invalid matcher", "The matcher is matched against tool names as a regular expression and does not compile: %s. Use \"*\" to match every tool.", err)
+				}
+			}
+			g.Matcher = m
+		}
+	} else {
+		d.errorf(eb.Body.MissingItemRange(), "Missing required argument", "%s needs a matcher: a regular expression over tool names such as \"run_command\", or \"*\" for every tool.", eb.Type)
+	}
+	inline := false
+	for _, n := range append(append([]string{}, handlerAttrs...), discardedAttrs...) {
+		if bc.Attributes[n] != nil {
+			inline = true
+		}
+	}
+	handlers := bc.Blocks.OfType("handler")
+	switch {
+	case inline && len(handlers) > 0:
+		d.errorf(handlers[0].DefRange, "Conflicting handlers", "Write one handler inline in %s or several handler blocks, not both.", eb.Type)
+	case inline:
+		if hd := d.decodeHandler(bc, eb.DefRange, eb.Body.MissingItemRange()); hd != nil {
+			g.Handlers = append(g.Handlers, hd)
+		}
+	case len(handlers) == 0:
+		d.errorf(eb.Body.MissingItemRange(), "Missing handler", "%s needs a command, written inline or in handler blocks.", eb.Type)
+	default:
+		for _, hb := range handlers {
+			hc := d.content(hb.Body, handlerOnlySchema)
+			if hd := d.decodeHandler(hc, hb.DefRange, hb.Body.MissingItemRange()); hd != nil {
+				g.Handlers = append(g.Handlers, hd)
+			}
+		}
+	}
+	return g
+}
+
+func (d *decoder) decodeHandler(c *hcl.BodyContent, def, missing hcl.Range) *model.Handler {
+	at := c.Attributes
+	for _, n := range discardedAttrs {
+		if attr := at[n]; attr != nil {
+			d.errorf(attr.NameRange, "Unsupported argument", "agy silently discards a handler's %q (reference §2.2); pass what the command needs as arguments in command.", n)
+		}
+	}
+	h := &model.Handler{Type: model.HandlerCommand, Timeout: model.DefaultTimeout, Range: def}
+	ok := true
+	if attr := at["type"]; attr != nil {
+		if t, tok := d.str(attr); tok {
+			switch model.HandlerType(t) {
+			case model.HandlerCommand:
+			case model.HandlerPrompt:
+				h.Type = model.HandlerPrompt
+				if !d.agyVersion.atLeast(versionPromptHandler) {
+					d.errorf(attr.Expr.Range(), "Needs a newer agy_version", "Prompt handlers were measured on agy %s and are unknown to older builds, which would drop the whole hooks.json. Set agyconf { agy_version = \"%s\" } or newer if your agy has them.", versionPromptHandler, versionPromptHandler)
+					ok = false
+				}
+			default:
+				d.errorf(attr.Expr.Range(), "Invalid handler type", "type must be \"command\" or \"prompt\" (lowercase: agy refuses other spellings), got %q.", t)
+				ok = false
+			}
+		} else {
+			ok = false
+		}
+	}
+	if attr := at["timeout"]; attr != nil {
+		t, tok := d.timeout(attr)
+		h.Timeout, ok = t, ok && tok
+	}
+	switch h.Type {
+	case model.HandlerCommand:
+		if attr := at["command"]; attr != nil {
+			cmd, cok := d.nonEmptyStr(attr)
+			h.Command, ok = cmd, ok && cok
+		} else {
+			d.errorf(missing, "Missing required argument", "A command handler needs command: the program agy runs through `sh -c`.")
+			ok = false
+		}
+		for _, n := range []string{"prompt", "model"} {
+			if attr := at[n]; attr != nil {
+				d.errorf(attr.NameRange, "Conflicting arguments", "%q belongs to prompt handlers; agy refuses a command handler carrying it.", n)
+				ok = false
+			}
+		}
+	case model.HandlerPrompt:
+		if attr := at["prompt"]; attr != nil {
+			p, pok := d.nonEmptyStr(attr)
+			h.Prompt, ok = p, ok && pok
+		} else {
+			d.errorf(missing, "Missing required argument", "A prompt handler needs prompt.")
+			ok = false
+		}
+		if attr := at["model"]; attr != nil {
+			m, mok := d.nonEmptyStr(attr)
+			h.Model, ok = m, ok && mok
+		}
+		if attr := at["command"]; attr != nil {
+			d.errorf(attr.NameRange, "Conflicting arguments", "A prompt handler carrying command is refused by agy; remove command or use type = \"command\".")
+			ok = false
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return h
+}
+
+// timeout decodes a handler timeout. agy reads it as an int32 of seconds and
+// drops the whole hooks.json for a float or a string (reference §2.2). Zero
+// and negative values load, with no documented meaning, so they are refused.
+func (d *decoder) timeout(attr *hcl.Attribute) (int, bool) {
+	v, ok := d.eval(attr.Expr)
+	if !ok {
+		return 0, false
+	}
+	if v.Type() == cty.String {
+		d.errorf(attr.Expr.Range(), "Invalid timeout", "timeout must be a number of seconds, not a string: agy drops the whole hooks.json for a quoted timeout.")
+		return 0, false
+	}
+	if v.Type() == cty.Number && !v.ContainsMarked() {
+		if bf := v.AsBigFloat(); !bf.IsInt() {
+			d.errorf(attr.Expr.Range(), "Invalid timeout", "timeout must be a whole number of seconds, got %s: agy drops the whole hooks.json for a fractional timeout.", bf.Text('g', -1))
+			return 0, false
+		}
+	}
+	return d.integer(attr, 1, 1<<31-1)
+}
+
+var skillSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "body"}, {Name: "source"}},
+}
+
+func (d *decoder) decodeSkill(b *hcl.Block, s seen) *model.Skill {
+	return d.decodeSkillIn(b, s, "")
+}
+
+func (d *decoder) decodeSkillIn(b *hcl.Block, s seen, ns string) *model.Skill {
+	name, nameOK := d.label(b, skillNameProblem)
+	if nameOK && !d.claim(s, ns+"skill/"+name, b, "skill") {
+		nameOK = false
+	}
+	sk := &model.Skill{Name: name, Range: b.DefRange}
+	c := d.content(b.Body, skillSchema)
+	at := c.Attributes
+	if attr := at["description"]; attr != nil {
+		sk.Description, _ = d.nonEmptyStr(attr)
+	}
+	body, source := at["body"], at["source"]
+	switch {
+	case body != nil && source != nil:
+		d.errorf(source.NameRange, "Conflicting arguments", "A skill has either body (its SKILL.md text) or source (a folder holding SKILL.md), not both.")
+	case body == nil && source == nil:
+		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A skill needs body, its instructions (often body = file(\"skills/%s.md\")), or source, a folder holding SKILL.md.", name)
+	case body != nil:
+		if text, ok := d.nonEmptyStr(body); ok {
+			if len(text) > maxSkillBodyBytes {
+				d.errorf(body.Expr.Range(), "Skill body too long", "The body is %d bytes; Antigravity's skill loader keeps only the first %d bytes (reference §4). Move detail into files next to SKILL.md with source = \"…\".", len(text), maxSkillBodyBytes)
+			}
+			sk.Body = text
+		}
+		if at["description"] == nil {
+			d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A skill needs description: it is all the model sees before it decides to load the skill.")
+		}
+	case source != nil:
+		if p, ok := d.nonEmptyStr(source); ok {
+			full, err := confinedPath(filepath.Dir(source.Expr.Range().Filename), p, d.scope)
+			switch {
+			case err != nil:
+				d.errorf(source.Expr.Range(), "Invalid source", "%s", err)
+			case !isFile(filepath.Join(full, "SKILL.md")):
+				d.errorf(source.Expr.Range(), "Invalid source", "%s must be a folder holding SKILL.md; a flat skills/<name>.md is never discovered by Antigravity.", p)
+			default:
+				sk.Source = full
+			}
+		}
+	}
+	if !nameOK {
+		return nil
+	}
+	return sk
+}
+
+var ruleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "trigger"}, {Name: "globs"}, {Name: "description"}, {Name: "body"}},
+}
+
+func (d *decoder) decodeRule(b *hcl.Block, s seen) *model.Rule {
+	return d.decodeRuleIn(b, s, "")
+}
+
+func (d *decoder) decodeRuleIn(b *hcl.Block, s seen, ns string) *model.Rule {
+	name, nameOK := d.label(b, entryNameProblem)
+	if nameOK && !d.claim(s, ns+"rule/"+name, b, "rule") {
+		nameOK = false
+	}
+	r := &model.Rule{Name: name, Trigger: model.TriggerAlwaysOn, Range: b.DefRange}
+	c := d.content(b.Body, ruleSchema)
+	at := c.Attributes
+	if attr := at["trigger"]; attr != nil {
+		if t, ok := d.str(attr); ok {
+			switch t {
+			case model.TriggerAlwaysOn, model.TriggerGlob, model.TriggerModelDecision, model.TriggerManual:
+				r.Trigger = t
+			default:
+				d.errorf(attr.Expr.Range(), "Invalid trigger", "trigger must be one of \"always_on\", \"glob\", \"model_decision\", \"manual\", got %q.", t)
+			}
+		}
+	}
+	if attr := at["globs"]; attr != nil {
+		if r.Trigger != model.TriggerGlob {
+			d.errorf(attr.NameRange, "Conflicting arguments", "globs apply only to trigger = \"glob\"; this rule's trigger is %q.", r.Trigger)
+		}
+		es, _ := d.elems(attr)
+		for _, e := range es {
+			g, ok := d.plainStr(e.val, e.rng)
+			if !ok {
+				continue
+			}
+			switch {
+			case strings.TrimSpace(g) == "":
+				d.errorf(e.rng, "Invalid glob", "A glob is empty.")
+			case strings.Contains(g, ","):
+				d.errorf(e.rng, "Invalid glob", "The glob %q contains a comma; Antigravity reads globs as one comma-separated string, so it would split this glob in two. Write each alternative as its own list element.", g)
+			default:
+				r.Globs = append(r.Globs, g)
+			}
+		}
+		if len(es) == 0 {
+			d.errorf(attr.Expr.Range(), "Invalid glob", "globs is empty; a glob rule needs at least one glob.")
+		}
+	} else if r.Trigger == model.TriggerGlob {
+		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A rule with trigger = \"glob\" needs globs, such as globs = [\"**/*.go\"].")
+	}
+	if attr := at["description"]; attr != nil {
+		r.Description, _ = d.nonEmptyStr(attr)
+	} else if r.Trigger == model.TriggerModelDecision {
+		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A rule with trigger = \"model_decision\" needs description: it is what the model decides on.")
+	}
+	r.Body = d.markdownBody(b, at["body"], "rule")
+	if !nameOK {
+		return nil
+	}
+	return r
+}
+
+// markdownBody decodes the required body of a rule or workflow, which
+// Antigravity truncates past 12,000 characters.
+func (d *decoder) markdownBody(b *hcl.Block, attr *hcl.Attribute, what string) string {
+	if attr == nil {
+		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A %s needs body: its markdown text, inline or as body = file(\"…\").", what)
+		return ""
+	}
+	text, ok := d.nonEmptyStr(attr)
+	if ok {
+		if n := utf8.RuneCountInString(text); n > maxRuleChars {
+			d.errorf(attr.Expr.Range(), "Body too long", "The body has %d characters; Antigravity reads at most %d per %s file (reference §6, §7). Split it.", n, maxRuleChars, what)
+		}
+	}
+	return text
+}
+
+var agentSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "description"}, {Name: "body"}, {Name: "model"}, {Name: "tools"},
+		{Name: "mcp_servers"}, {Name: "skills"}, {Name: "main_agent"}, {Name: "subagent"},
+		{Name: "command_execution_policy"}, {Name: "hidden"}, {Name: "inherit_mcp"},
+	},
+}
+
+func (d *decoder) decodeAgent(b *hcl.Block, s seen) *model.Agent {
+	return d.decodeAgentIn(b, s, "")
+}
+
+func (d *decoder) decodeAgentIn(b *hcl.Block, s seen, ns string) *model.Agent {
+	name, nameOK := d.label(b, entryNameProblem)
+	if nameOK && !d.claim(s, ns+"agent/"+name, b, "agent") {
+		nameOK = false
+	}
+	a := &model.Agent{Name: name, Range: b.DefRange}
+	c := d.content(b.Body, agentSchema)
+	at := c.Attributes
+	if attr := at["description"]; attr != nil {
+		a.Description, _ = d.nonEmptyStr(attr)
+	} else {
+		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A subagent needs description: the main agent reads it to decide when to delegate.")
+	}
+	if attr := at["body"]; attr != nil {
+		a.Body, _ = d.nonEmptyStr(attr)
+	} else {
+		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A subagent needs body: its system prompt.")
+	}
+	if attr := at["model"]; attr != nil {
+		a.Model, _ = d.nonEmptyStr(attr)
+	}
+	if attr := at["command_execution_policy"]; attr != nil {
+		a.CommandExecutionPolicy, _ = d.nonEmptyStr(attr)
+	}
+	for n, dst := range map[string]*[]string{"tools": &a.Tools, "mcp_servers": &a.MCPServers, "skills": &a.Skills} {
+		if attr := at[n]; attr != nil {
+			*dst, _ = d.strList(attr)
+		}
+	}
+	for n, dst := range map[string]**bool{"main_agent": &a.MainAgent, "subagent": &a.Subagent, "hidden": &a.Hidden, "inherit_mcp": &a.InheritMCP} {
+		if attr := at[n]; attr != nil {
+			if v, ok := d.boolean(attr); ok {
+				*dst = &v
+			}
+		}
+	}
+	if !nameOK {
+		return nil
+	}
+	return a
+}
+
+var workflowSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "body"}},
+}
+
+func (d *decoder) decodeWorkflow(b *hcl.Block, s seen) *model.Workflow {
+	name, nameOK := d.label(b, entryNameProblem)
+	if nameOK && !d.claim(s, "workflow/"+name, b, "workflow") {
+		nameOK = false
+	}
+	w := &model.Workflow{Name: name, Range: b.DefRange}
+	c := d.content(b.Body, workflowSchema)
+	if attr := c.Attributes["description"]; attr != nil {
+		w.Description, _ = d.nonEmptyStr(attr)
+	}
+	w.Body = d.markdownBody(b, c.Attributes["body"], "workflow")
+	if !nameOK {
+		return nil
+	}
+	return w
+}
+
+var permissionsSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "allow"}, {Name: "ask"}, {Name: "deny"}},
+}
+
+// permissionRe is `action` or `action(target)` with the actions agy knows
+// (reference §10).
+var permissionRe = regexp.MustCompile(`^(read_file|write_file|read_url|execute_url|command|unsandboxed|mcp)(\((.+)\))?$`)
+
+func (d *decoder) decodePermissions(b *hcl.Block) *model.Permissions {
+	p := &model.Permissions{Range: b.DefRange}
+	c := d.content(b.Body, permissionsSchema)
+	where := map[string]string{}
+	for _, list := range []struct {
+		name string
+		dst  *[]string
+	}{{"allow", &p.Allow}, {"ask", &p.Ask}, {"deny", &p.Deny}} {
+		attr := c.Attributes[list.name]
+		if attr == nil {
+			continue
+		}
+		es, _ := d.elems(attr)
+		for _, e := range es {
+			entry, ok := d.plainStr(e.val, e.rng)
+			if !ok {
+				continue
+			}
+			if !permissionRe.MatchString(entry) {
+				d.errorf(e.rng, "Invalid permission", "%q is not a permission entry: write action or action(target), with action one of read_file, write_file, read_url, execute_url, command, unsandboxed, mcp — such as \"command(git *)\".", entry)
+				continue
+			}
+			if other, dup := where[entry]; dup {
+				d.errorf(e.rng, "Duplicate permission", "%q is already listed in %s; agy applies deny over ask over allow, so list it once where you mean it.", entry, other)
+				continue
+			}
+			where[entry] = list.name
+			*list.dst = append(*list.dst, entry)
+		}
+	}
+	return p
+}
+
+// Settings keys agyconf knows (reference §10), with the values agy accepts.
+// Other keys pass through, so a newer agy's keys can be set today.
+var knownSettings = map[string][]string{
+	"toolPermission":          {"request-review", "proceed-in-sandbox", "always-proceed", "strict"},
+	"artifactReviewPolicy":    {"asks-for-review", "agent-decides", "always-proceed"},
+	"agentMode":               {"default", "accept-edits", "plan"},
+	"enableTerminalSandbox":   nil,
+	"allowNonWorkspaceAccess": nil,
+	"statusLine":              nil,
+	"trustedWorkspaces":       nil,
+	"colorScheme":             nil,
+	"altScreenMode":           nil,
+	"model":                   nil,
+}
+
+var boolSettings = map[string]bool{"enableTerminalSandbox": true, "allowNonWorkspaceAccess": true}
+
+func (d *decoder) decodeSettings(b *hcl.Block, cfg *model.Config) {
+	for _, attr := range sortedAttrs(d.attrs(b.Body)) {
+		key := attr.Name
+		switch key {
+		case "permissions":
+			d.errorf(attr.NameRange, "Use the permissions block", "Permissions are declared in the permissions { allow = […] } block, the one place agyconf reads them from.")
+			continue
+		case "hooks":
+			d.errorf(attr.NameRange, "Use hook blocks", "agy does not read hooks from settings.json (reference §1); declare hook blocks, which land in hooks.json.")
+			continue
+		}
+		if _, known := knownSettings[key]; !known {
+			if s := suggest(key, knownSettingNames()); s != "" {
+				d.errorf(attr.NameRange, "Unknown settings key", "agy has no settings key %q. Did you mean %q?", key, s)
+				continue
+			}
+		}
+		if first, dup := cfg.Settings[key]; dup {
+			d.errorf(attr.NameRange, "Duplicate setting", "The settings key %q is already set at %s.", key, rangeString(first.Range))
+			continue
+		}
+		v, ok := d.eval(attr.Expr)
+		if !ok {
+			continue
+		}
+		if v.ContainsMarked() {
+			d.strVal(v, attr.Expr.Range(), false)
+			continue
+		}
+		if enum := knownSettings[key]; enum != nil {
+			s, ok := d.plainStr(v, attr.Expr.Range())
+			if !ok {
+				continue
+			}
+			if !contains(enum, s) {
+				d.errorf(attr.Expr.Range(), "Invalid value", "%s must be one of %s, got %q; agy treats an unknown value as the default.", key, quoteList(enum), s)
+				continue
+			}
+		}
+		if boolSettings[key] && v.Type() != cty.Bool {
+			d.errorf(attr.Expr.Range(), "Wrong type", "%s must be true or false, not %s.", key, typeName(v.Type()))
+			continue
+		}
+		raw, err := jsonValue(v)
+		if err != nil {
+			d.errorf(attr.Expr.Range(), "Invalid value", "The value cannot be written as JSON: %s.", err)
+			continue
+		}
+		if cfg.Settings == nil {
+			cfg.Settings = map[string]*model.Setting{}
+		}
+		cfg.Settings[key] = &model.Setting{Value: raw, Range: attr.Range}
+	}
+}
+
+func knownSettingNames() []string {
+	out := make([]string, 0, len(knownSettings)+2)
+	for k := range knownSettings {
+		out = append(out, k)
+	}
+	out = append(out, "permissions", "hooks")
+	sort.Strings(out)
+	return out
+}
+
+var pluginSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "disabled"}, {Name: "logo"}, {Name: "permissions"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "mcp_server", LabelNames: []string{"name"}},
+		{Type: "hook", LabelNames: []string{"name"}},
+		{Type: "skill", LabelNames: []string{"name"}},
+		{Type: "rule", LabelNames: []string{"name"}},
+		{Type: "agent", LabelNames: []string{"name"}},
+		{Type: "permissions"},
+		{Type: "workflow", LabelNames: []string{"name"}},
+	},
+}
+
+func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
+	name, nameOK := d.label(b, pluginNameProblem)
+	if nameOK && !d.claim(s, "plugin/"+name, b, "plugin") {
+		nameOK = false
+	}
+	p := &model.Plugin{Name: name, Range: b.DefRange}
+	c := d.content(b.Body, pluginSchema)
+	at := c.Attributes
+	if attr := at["description"]; attr != nil {
+		p.Description, _ = d.nonEmptyStr(attr)
+	}
+	if attr := at["disabled"]; attr != nil {
+		p.Disabled, _ = d.boolean(attr)
+	}
+	if attr := at["logo"]; attr != nil {
+		p.Logo, _ = d.nonEmptyStr(attr)
+	}
+	if attr := at["permissions"]; attr != nil {
+		d.errorf(attr.NameRange, "Plugins cannot declare permissions", "The plugin.json \"permissions\" field some guides describe does not exist (reference §4); declare permissions in the top-level permissions block.")
+	}
+	ns := "plugin:" + name + "/"
+	components := 0
+	for _, cb := range c.Blocks {
+		switch cb.Type {
+		case "mcp_server":
+			if v := d.decodeMCPServerIn(cb, s, ns); v != nil {
+				p.MCPServers = append(p.MCPServers, v)
+			}
+		case "hook":
+			if v := d.decodeHookIn(cb, s, ns); v != nil {
+				p.Hooks = append(p.Hooks, v)
+			}
+		case "skill":
+			if v := d.decodeSkillIn(cb, s, ns); v != nil {
+				p.Skills = append(p.Skills, v)
+			}
+		case "rule":
+			if v := d.decodeRuleIn(cb, s, ns); v != nil {
+				p.Rules = append(p.Rules, v)
+			}
+		case "agent":
+			if v := d.decodeAgentIn(cb, s, ns); v != nil {
+				p.Agents = append(p.Agents, v)
+			}
+		case "permissions":
+			d.errorf(cb.DefRange, "Plugins cannot declare permissions", "agy reads no permissions from plugins (reference §4); move this block to the top level.")
+			continue
+		case "workflow":
+			d.errorf(cb.DefRange, "Plugins have no workflows", "A plugin carries mcp_server, hook, skill, rule and agent blocks; declare workflows at the top level, or write this one as a skill.")
+			continue
+		}
+		components++
+	}
+	if components == 0 {
+		d.errorf(b.DefRange, "Empty plugin", "Plugin %q has no components; add an mcp_server, hook, skill, rule or agent block.", name)
+	}
+	if !nameOK {
+		return nil
+	}
+	return p
+}
+
+var harnessSchemas = map[string]*hcl.BodySchema{
+	"mempalace": {Attributes: []hcl.AttributeSchema{{Name: "mode"}, {Name: "wake"}, {Name: "save"}, {Name: "save_interval"}, {Name: "state_dir"}}},
+	"xmsg":      {Attributes: []hcl.AttributeSchema{{Name: "reply_only"}, {Name: "legacy_hooks"}, {Name: "agy_exe"}}},
+}
+
+func (d *decoder) decodeHarness(b *hcl.Block, s seen) *model.Harness {
+	kind := b.Labels[0]
+	schema, known := harnessSchemas[kind]
+	if !known {
+		msg := "The harnesses agyconf knows are \"mempalace\" and \"xmsg\"."
+		if sug := suggest(kind, []string{"mempalace", "xmsg"}); sug != "" {
+			msg = "Did you mean \"" + sug + "\"? " + msg
+		}
+		d.errorf(b.LabelRanges[0], "Unknown harness", "There is no harness %q. %s", kind, msg)
+		return nil
+	}
+	if !d.claim(s, "harness/"+kind, b, "harness") {
+		return nil
+	}
+	h := &model.Harness{Kind: kind, Range: b.DefRange}
+	at := d.content(b.Body, schema).Attributes
+	switch kind {
+	case "mempalace":
+		o := &model.MemPalaceOptions{Mode: "plugin", Wake: true, Save: true, SaveInterval: 15}
+		if attr := at["mode"]; attr != nil {
+			if m, ok := d.str(attr); ok {
+				if m != "plugin" && m != "loose" {
+					d.errorf(attr.Expr.Range(), "Invalid value", "mode must be \"plugin\" (a plugin tree) or \"loose\" (global entries), got %q.", m)
+				}
+				o.Mode = m
+			}
+		}
+		if attr := at["wake"]; attr != nil {
+			o.Wake, _ = d.boolean(attr)
+		}
+		if attr := at["save"]; attr != nil {
+			o.Save, _ = d.boolean(attr)
+		}
+		if attr := at["save_interval"]; attr != nil {
+			o.SaveInterval, _ = d.integer(attr, 1, 1000000)
+		}
+		if attr := at["state_dir"]; attr != nil {
+			if p, ok := d.nonEmptyStr(attr); ok {
+				if !filepath.IsAbs(p) {
+					d.errorf(attr.Expr.Range(), "Invalid path", "state_dir must be an absolute path; hooks run from changing folders.")
+				}
+				o.StateDir = p
+			}
+		}
+		if at["wake"] != nil && at["save"] != nil && !o.Wake && !o.Save {
+			d.errorf(b.DefRange, "Nothing to wire", "With wake and save both off the mempalace harness wires no hooks; remove wake = false or save = false, or use mcp_server \"mempalace\" alone.")
+		}
+		h.MemPalace = o
+	case "xmsg":
+		o := &model.XmsgOptions{}
+		if attr := at["reply_only"]; attr != nil {
+			o.ReplyOnly, _ = d.boolean(attr)
+		}
+		if attr := at["legacy_hooks"]; attr != nil {
+			o.LegacyHooks, _ = d.boolean(attr)
+		}
+		if attr := at["agy_exe"]; attr != nil {
+			if p, ok := d.nonEmptyStr(attr); ok {
+				if !filepath.IsAbs(p) {
+					d.errorf(attr.Expr.Range(), "Invalid path", "agy_exe must be the absolute path of the agy binary `xmsg serve --agy-exe` trusts.")
+				}
+				o.AgyExe = p
+			}
+		}
+		h.Xmsg = o
+	}
+	return h
+}
+
+var acpSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "auth_type"}, {Name: "gcp_project"}, {Name: "gcp_location"}, {Name: "config_root"}},
+}
+
+var acpAuthTypes = []string{"oauth-personal", "oauth-business", "gemini-api-key", "agent-platform"}
+
+func (d *decoder) decodeACP(b *hcl.Block) *model.ACP {
+	a := &model.ACP{Range: b.DefRange}
+	at := d.content(b.Body, acpSchema).Attributes
+	if attr := at["auth_type"]; attr != nil {
+		if t, ok := d.str(attr); ok {
+			if !contains(acpAuthTypes, t) {
+				d.errorf(attr.Expr.Range(), "Invalid auth_type", "auth_type must be one of %s, got %q.", quoteList(acpAuthTypes), t)
+			}
+			a.AuthType = t
+		}
+	} else {
+		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "An acp block needs auth_type, one of %s.", quoteList(acpAuthTypes))
+	}
+	if attr := at["gcp_project"]; attr != nil {
+		a.GCPProject, _ = d.nonEmptyStr(attr)
+	}
+	if attr := at["gcp_location"]; attr != nil {
+		a.GCPLocation, _ = d.nonEmptyStr(attr)
+	}
+	switch a.AuthType {
+	case "oauth-business":
+		for _, n := range []string{"gcp_project", "gcp_location"} {
+			if at[n] == nil {
+				d.errorf(b.Body.MissingItemRange(), "Missing required argument", "auth_type = \"oauth-business\" needs %s.", n)
+			}
+		}
+	case "oauth-personal", "gemini-api-key":
+		for _, n := range []string{"gcp_project", "gcp_location"} {
+			if attr := at[n]; attr != nil {
+				d.errorf(attr.NameRange, "Conflicting arguments", "%s applies to auth_type \"oauth-business\" and \"agent-platform\" only.", n)
+			}
+		}
+	}
+	if attr := at["config_root"]; attr != nil {
+		if p, ok := d.nonEmptyStr(attr); ok {
+			if !filepath.IsLocal(p) || filepath.ToSlash(filepath.Clean(p)) != p {
+				d.errorf(attr.Expr.Range(), "Invalid path", "config_root is a clean path relative to the render root, the folder that holds an isolated home's .gemini, got %q.", p)
+			}
+			a.ConfigRoot = p
+		}
+	}
+	return a
+}

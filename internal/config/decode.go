@@ -1,0 +1,216 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/model"
+)
+
+// topSchema lists every top-level block. Each block type has exactly one
+// decode function below; there are no top-level arguments, so a stray
+// `scope = "global"` is told it belongs inside `agyconf {}`.
+var topSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "agyconf"},
+		{Type: "tools"},
+		{Type: "mcp_server", LabelNames: []string{"name"}},
+		{Type: "hook", LabelNames: []string{"name"}},
+		{Type: "skill", LabelNames: []string{"name"}},
+		{Type: "rule", LabelNames: []string{"name"}},
+		{Type: "agent", LabelNames: []string{"name"}},
+		{Type: "workflow", LabelNames: []string{"name"}},
+		{Type: "permissions"},
+		{Type: "settings"},
+		{Type: "plugin", LabelNames: []string{"name"}},
+		{Type: "harness", LabelNames: []string{"kind"}},
+		{Type: "acp"},
+	},
+}
+
+// LoadConfig reads, parses and decodes the config at path: one file, or
+// every *.hcl and *.json file directly inside a folder. The returned
+// diagnostics hold every problem found; the model is nil if any is an error.
+func (p *Parser) LoadConfig(path string) (*model.Config, hcl.Diagnostics) {
+	files, diags := ConfigFiles(path)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	var bodies []hcl.Body
+	for _, fn := range files {
+		f, fdiags := p.ParseFile(fn)
+		diags = append(diags, fdiags...)
+		if f != nil {
+			bodies = append(bodies, f.Body)
+		}
+	}
+	cfg, ddiags := Decode(bodies)
+	diags = append(diags, ddiags...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	cfg.Files = files
+	return cfg, diags
+}
+
+// Decode turns parsed bodies into a model. Bodies of several files act as
+// one config: names must be unique across all of them.
+func Decode(bodies []hcl.Body) (*model.Config, hcl.Diagnostics) {
+	d := &decoder{ctxs: map[string]*hcl.EvalContext{}}
+	cfg := &model.Config{}
+
+	var blocks hcl.Blocks
+	for _, body := range bodies {
+		if c := d.content(body, topSchema); c != nil {
+			blocks = append(blocks, c.Blocks...)
+		}
+	}
+
+	// The agyconf block comes first whatever file holds it: its scope
+	// decides which functions every other expression may call.
+	cfg.Agyconf = model.Agyconf{Scope: model.ScopeGlobal, Product: model.ProductBoth}
+	var first *hcl.Block
+	for _, b := range blocks.OfType("agyconf") {
+		if first != nil {
+			d.duplicate(b, first, "agyconf block")
+			continue
+		}
+		first = b
+		cfg.Agyconf = d.decodeAgyconf(b)
+	}
+	d.scope = cfg.Agyconf.Scope
+	if v, ok := parseVersion(cfg.Agyconf.AgyVersion); ok {
+		d.agyVersion = v
+	}
+	for _, b := range blocks {
+		fn := b.DefRange.Filename
+		if _, ok := d.ctxs[fn]; !ok {
+			d.ctxs[fn] = &hcl.EvalContext{Functions: functions(filepath.Dir(fn), d.scope)}
+		}
+	}
+
+	seen := newSeen()
+	var permsBlock, acpBlock *hcl.Block
+	for _, b := range blocks {
+		switch b.Type {
+		case "agyconf":
+			// decoded above
+		case "tools":
+			d.decodeTools(b, cfg)
+		case "mcp_server":
+			if s := d.decodeMCPServer(b, seen); s != nil {
+				cfg.MCPServers = append(cfg.MCPServers, s)
+			}
+		case "hook":
+			if h := d.decodeHook(b, seen); h != nil {
+				cfg.Hooks = append(cfg.Hooks, h)
+			}
+		case "skill":
+			if s := d.decodeSkill(b, seen); s != nil {
+				cfg.Skills = append(cfg.Skills, s)
+			}
+		case "rule":
+			if r := d.decodeRule(b, seen); r != nil {
+				cfg.Rules = append(cfg.Rules, r)
+			}
+		case "agent":
+			if a := d.decodeAgent(b, seen); a != nil {
+				cfg.Agents = append(cfg.Agents, a)
+			}
+		case "workflow":
+			if w := d.decodeWorkflow(b, seen); w != nil {
+				cfg.Workflows = append(cfg.Workflows, w)
+			}
+		case "permissions":
+			if permsBlock != nil {
+				d.duplicate(b, permsBlock, "permissions block")
+				continue
+			}
+			permsBlock = b
+			cfg.Permissions = d.decodePermissions(b)
+		case "settings":
+			d.decodeSettings(b, cfg)
+		case "plugin":
+			if pl := d.decodePlugin(b, seen); pl != nil {
+				cfg.Plugins = append(cfg.Plugins, pl)
+			}
+		case "harness":
+			if h := d.decodeHarness(b, seen); h != nil {
+				cfg.Harnesses = append(cfg.Harnesses, h)
+			}
+		case "acp":
+			if acpBlock != nil {
+				d.duplicate(b, acpBlock, "acp block")
+				continue
+			}
+			acpBlock = b
+			cfg.ACP = d.decodeACP(b)
+		default:
+			panic(fmt.Sprintf("config: block type %q in topSchema has no decoder", b.Type))
+		}
+	}
+	sortConfig(cfg)
+	if d.diags.HasErrors() {
+		return nil, d.diags
+	}
+	return cfg, d.diags
+}
+
+// seen remembers the first declaration of every named thing, per kind and
+// namespace ("" for top level, the plugin name inside a plugin).
+type seen map[string]*hcl.Block
+
+func newSeen() seen { return seen{} }
+
+// claim records b under key, or reports it as a duplicate of the first.
+func (d *decoder) claim(s seen, key string, b *hcl.Block, what string) bool {
+	if first, dup := s[key]; dup {
+		d.duplicate(b, first, what)
+		return false
+	}
+	s[key] = b
+	return true
+}
+
+func (d *decoder) duplicate(b, first *hcl.Block, what string) {
+	rng := b.DefRange
+	if len(b.LabelRanges) > 0 {
+		rng = b.LabelRanges[0]
+	}
+	d.errorf(rng, "Duplicate "+b.Type, "This %s is already declared at %s.", what, rangeString(first.DefRange))
+}
+
+// label checks a block's name with problem and reports it at the label.
+func (d *decoder) label(b *hcl.Block, problem func(string) string) (string, bool) {
+	name := b.Labels[0]
+	if msg := problem(name); msg != "" {
+		d.errorf(b.LabelRanges[0], "Invalid name", "%s", msg)
+		return name, false
+	}
+	return name, true
+}
+
+func sortConfig(cfg *model.Config) {
+	sortByName(cfg.MCPServers, func(s *model.MCPServer) string { return s.Name })
+	sortByName(cfg.Hooks, func(h *model.Hook) string { return h.Name })
+	sortByName(cfg.Skills, func(s *model.Skill) string { return s.Name })
+	sortByName(cfg.Rules, func(r *model.Rule) string { return r.Name })
+	sortByName(cfg.Agents, func(a *model.Agent) string { return a.Name })
+	sortByName(cfg.Workflows, func(w *model.Workflow) string { return w.Name })
+	sortByName(cfg.Plugins, func(p *model.Plugin) string { return p.Name })
+	sortByName(cfg.Harnesses, func(h *model.Harness) string { return h.Kind })
+	for _, p := range cfg.Plugins {
+		sortByName(p.MCPServers, func(s *model.MCPServer) string { return s.Name })
+		sortByName(p.Hooks, func(h *model.Hook) string { return h.Name })
+		sortByName(p.Skills, func(s *model.Skill) string { return s.Name })
+		sortByName(p.Rules, func(r *model.Rule) string { return r.Name })
+		sortByName(p.Agents, func(a *model.Agent) string { return a.Name })
+	}
+}
+
+func sortByName[T any](xs []T, name func(T) string) {
+	sort.SliceStable(xs, func(i, j int) bool { return name(xs[i]) < name(xs[j]) })
+}

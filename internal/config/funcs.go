@@ -1,0 +1,254 @@
+package config
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/agyconf/agyconf/internal/model"
+)
+
+// MaxFileSize bounds every file agyconf reads while decoding: config files
+// and file() arguments. A config is a few kilobytes; anything near this size
+// is a mistake (a binary, a log) rather than configuration.
+const MaxFileSize = 8 << 20
+
+// secretMark marks a cty value that carries a secret_file() reference.
+// HCL templates keep marks, so "Bearer ${secret_file(…)}" stays marked.
+type secretMark struct{}
+
+// The text secret_file() returns in place of the secret. The path is
+// hex-encoded so that the token survives jsonencode() and templates
+// unchanged and can never be confused with real text: a literal copy of it
+// in the input carries no mark and is refused.
+const (
+	secretTokenPrefix = "@@agyconf:secret_file:"
+	secretTokenSuffix = "@@"
+)
+
+var secretToken = regexp.MustCompile(`@@agyconf:secret_file:([0-9a-f]*)@@`)
+
+func secretTokenFor(path string) string {
+	return secretTokenPrefix + hex.EncodeToString([]byte(path)) + secretTokenSuffix
+}
+
+// splitSecrets turns a decoded string back into literal and secret parts.
+func splitSecrets(s string) model.Str {
+	var out model.Str
+	last := 0
+	for _, m := range secretToken.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] > last {
+			out = append(out, model.Part{Text: s[last:m[0]]})
+		}
+		path, _ := hex.DecodeString(s[m[2]:m[3]])
+		out = append(out, model.Part{SecretFile: string(path)})
+		last = m[1]
+	}
+	if last < len(s) || len(out) == 0 {
+		out = append(out, model.Part{Text: s[last:]})
+	}
+	return out
+}
+
+// notSecret refuses a secret reference where a plain path is needed: the
+// secret would have to be read while decoding.
+func notSecret(s string) error {
+	if strings.Contains(s, secretTokenPrefix) {
+		return errors.New("a secret_file() reference cannot be used as a path; secrets are only read when output is written")
+	}
+	return nil
+}
+
+// functions returns the functions available to expressions of one config
+// file. baseDir is that file's folder: file() and abspath() resolve against
+// it, never against the process's working directory, so the same input
+// decodes the same wherever agyconf runs.
+func functions(baseDir string, scope model.Scope) map[string]function.Function {
+	return map[string]function.Function{
+		"abspath":     abspathFunc(baseDir, scope),
+		"env":         envFunc(scope),
+		"file":        fileFunc(baseDir, scope),
+		"jsonencode":  stdlib.JSONEncodeFunc,
+		"secret_file": secretFileFunc(scope),
+	}
+}
+
+// errWorkspace explains the one reason machine-specific functions are
+// refused in workspace scope.
+func errWorkspace(what string) error {
+	return fmt.Errorf("%s is not allowed in workspace scope: a workspace's rendered tree is committed and checked with `agyconf render --check` on other machines, where this value would differ", what)
+}
+
+func envFunc(scope model.Scope) function.Function {
+	return function.New(&function.Spec{
+		Description: "Returns the value of an environment variable; an unset variable is an error unless a default is given.",
+		Params:      []function.Parameter{{Name: "name", Type: cty.String}},
+		VarParam:    &function.Parameter{Name: "default", Type: cty.String},
+		Type:        function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if scope == model.ScopeWorkspace {
+				return cty.NilVal, errWorkspace("env()")
+			}
+			if len(args) > 2 {
+				return cty.NilVal, errors.New("env() takes a name and at most one default value")
+			}
+			name := args[0].AsString()
+			if v, ok := os.LookupEnv(name); ok {
+				return cty.StringVal(v), nil
+			}
+			if len(args) == 2 {
+				return args[1], nil
+			}
+			return cty.NilVal, fmt.Errorf("environment variable %q is not set; give a default as env(%q, \"…\") if that is expected", name, name)
+		},
+	})
+}
+
+func abspathFunc(baseDir string, scope model.Scope) function.Function {
+	return function.New(&function.Spec{
+		Description: "Returns a path made absolute against the folder of the config file that calls it.",
+		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:        function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if scope == model.ScopeWorkspace {
+				return cty.NilVal, errWorkspace("abspath()")
+			}
+			p := args[0].AsString()
+			if err := notSecret(p); err != nil {
+				return cty.NilVal, err
+			}
+			if p == "" {
+				return cty.NilVal, errors.New("path is empty")
+			}
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(baseDir, p)
+			}
+			return cty.StringVal(filepath.Clean(p)), nil
+		},
+	})
+}
+
+func fileFunc(baseDir string, scope model.Scope) function.Function {
+	return function.New(&function.Spec{
+		Description: "Returns the contents of a UTF-8 file, relative to the config file's folder and confined to it unless the path is absolute.",
+		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:        function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			p := args[0].AsString()
+			if err := notSecret(p); err != nil {
+				return cty.NilVal, err
+			}
+			full, err := confinedPath(baseDir, p, scope)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			data, err := readLimited(full)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			if !utf8.Valid(data) {
+				return cty.NilVal, fmt.Errorf("%s is not valid UTF-8 text", p)
+			}
+			return cty.StringVal(string(data)), nil
+		},
+	})
+}
+
+// confinedPath resolves p against baseDir and refuses a relative path that
+// leaves it, also through symbolic links: a config must not be able to read
+// ~/.ssh by writing file("../../.ssh/id_ed25519"). An absolute path is an
+// explicit choice and is allowed, except in workspace scope, where the file
+// would not exist on the machines that check the committed tree.
+func confinedPath(baseDir, p string, scope model.Scope) (string, error) {
+	if p == "" {
+		return "", errors.New("path is empty")
+	}
+	if filepath.IsAbs(p) {
+		if scope == model.ScopeWorkspace {
+			return "", errWorkspace("an absolute path")
+		}
+		return filepath.Clean(p), nil
+	}
+	full := filepath.Join(baseDir, p)
+	if !within(baseDir, full) {
+		return "", fmt.Errorf("%s is outside the config folder %s; relative paths must stay inside it (use an absolute path to read elsewhere)", p, baseDir)
+	}
+	realBase, err := filepath.EvalSymlinks(baseDir)
+	if err != nil {
+		return "", err
+	}
+	realFull, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("%s does not exist (resolved against %s)", p, baseDir)
+		}
+		return "", err
+	}
+	if !within(realBase, realFull) {
+		return "", fmt.Errorf("%s leads outside the config folder %s through a symbolic link", p, baseDir)
+	}
+	return full, nil
+}
+
+func within(base, p string) bool {
+	rel, err := filepath.Rel(base, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// readLimited reads a regular file of at most MaxFileSize bytes.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s is %d bytes; the limit is %d bytes", path, st.Size(), MaxFileSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s grew past the limit of %d bytes while being read", path, MaxFileSize)
+	}
+	return data, nil
+}
+
+func secretFileFunc(scope model.Scope) function.Function {
+	return function.New(&function.Spec{
+		Description: "Refers to a file holding a secret. The file is read only when the output is written, never while decoding or validating, and its contents are redacted everywhere else.",
+		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:        function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if scope == model.ScopeWorkspace {
+				return cty.NilVal, errors.New("secret_file() is not allowed in workspace scope: the rendered tree is committed, so the secret would be committed with it; keep secrets in a global config")
+			}
+			p := args[0].AsString()
+			if err := notSecret(p); err != nil {
+				return cty.NilVal, err
+			}
+			if !filepath.IsAbs(p) || filepath.Clean(p) != p {
+				return cty.NilVal, fmt.Errorf("secret_file() needs a clean absolute path such as \"/run/secrets/github\", got %q", p)
+			}
+			return cty.StringVal(secretTokenFor(p)).Mark(secretMark{}), nil
+		},
+	})
+}

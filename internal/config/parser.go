@@ -1,0 +1,143 @@
+// Package config decodes agyconf input — HCL native syntax and HCL's JSON
+// syntax, through one schema — into a validated model.Config, reporting
+// every problem as an hcl.Diagnostic with a source range.
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// Parser loads config files and keeps every file it read, so that
+// diagnostics can be printed with source snippets afterwards.
+type Parser struct {
+	p *hclparse.Parser
+}
+
+// NewParser returns an empty Parser.
+func NewParser() *Parser { return &Parser{p: hclparse.NewParser()} }
+
+// Files returns every file loaded so far, for hcl.NewDiagnosticTextWriter.
+func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
+
+// ConfigFiles lists the files a config path stands for: the file itself, or
+// every *.hcl and *.json directly inside a directory, sorted by name so that
+// the load order never depends on the filesystem.
+func ConfigFiles(path string) ([]string, hcl.Diagnostics) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read config",
+			Detail:   fmt.Sprintf("%s: %s", path, unwrapPathError(err)),
+		}}
+	}
+	if !st.IsDir() {
+		return []string{path}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read config folder",
+			Detail:   fmt.Sprintf("%s: %s", path, unwrapPathError(err)),
+		}}
+	}
+	var files []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, ".") {
+			continue
+		}
+		if ext := filepath.Ext(name); ext == ".hcl" || ext == ".json" {
+			files = append(files, filepath.Join(path, name))
+		}
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No config files",
+			Detail:   fmt.Sprintf("The folder %s holds no *.hcl or *.json file.", path),
+		}}
+	}
+	return files, nil
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// ParseFile reads and parses one file: .json as HCL's JSON syntax, anything
+// else as native syntax. Byte-level problems are reported before parsing
+// with a precise position, because the parsers would describe them vaguely.
+func (p *Parser) ParseFile(filename string) (*hcl.File, hcl.Diagnostics) {
+	data, err := readLimited(filename)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read config file",
+			Detail:   unwrapPathError(err).Error(),
+			Subject:  &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos},
+		}}
+	}
+	if diags := checkBytes(filename, data); diags.HasErrors() {
+		return nil, diags
+	}
+	if filepath.Ext(filename) == ".json" {
+		return p.p.ParseJSON(data, filename)
+	}
+	return p.p.ParseHCL(data, filename)
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// checkBytes refuses a byte order mark and invalid UTF-8, naming the exact
+// position. Antigravity itself drops a plugin.json that starts with a BOM,
+// so agyconf refuses one in its own input rather than guess.
+func checkBytes(filename string, data []byte) hcl.Diagnostics {
+	if bytes.HasPrefix(data, utf8BOM) {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Byte order mark",
+			Detail:   "The file starts with a UTF-8 byte order mark (EF BB BF). Save it as UTF-8 without a BOM.",
+			Subject:  &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.Pos{Line: 1, Column: 2, Byte: 3}},
+		}}
+	}
+	if utf8.Valid(data) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			start := hcl.Pos{Line: line, Column: col, Byte: i}
+			end := hcl.Pos{Line: line, Column: col + 1, Byte: i + 1}
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid UTF-8",
+				Detail:   fmt.Sprintf("Byte 0x%02X at offset %d is not valid UTF-8. Config files must be UTF-8 text.", data[i], i),
+				Subject:  &hcl.Range{Filename: filename, Start: start, End: end},
+			}}
+		}
+		if r == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+// Package diagfmt prints hcl.Diagnostics for people (with source snippets)
+// or for programs (JSON), the two forms every agyconf command offers.
+package diagfmt
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Format names an output form of diagnostics.
+type Format string
+
+const (
+	Text Format = "text"
+	JSON Format = "json"
+)
+
+// ParseFormat checks a --diagnostics-format value.
+func ParseFormat(s string) (Format, error) {
+	switch Format(s) {
+	case Text, JSON:
+		return Format(s), nil
+	}
+	return "", fmt.Errorf("unknown diagnostics format %q: use \"text\" or \"json\"", s)
+}
+
+// Pos is a position in a file, 1-based line and column, 0-based byte.
+type Pos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// Range is the part of a file a diagnostic is about.
+type Range struct {
+	Filename string `json:"filename"`
+	Start    Pos    `json:"start"`
+	End      Pos    `json:"end"`
+}
+
+// Diagnostic is the JSON form of one hcl.Diagnostic.
+type Diagnostic struct {
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail,omitempty"`
+	Range    *Range `json:"range,omitempty"`
+}
+
+// Report is the JSON document --diagnostics-format json prints.
+type Report struct {
+	Valid       bool         `json:"valid"`
+	Errors      int          `json:"error_count"`
+	Warnings    int          `json:"warning_count"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// NewReport converts diagnostics to their JSON form.
+func NewReport(diags hcl.Diagnostics) Report {
+	r := Report{Diagnostics: []Diagnostic{}}
+	for _, d := range diags {
+		jd := Diagnostic{Summary: d.Summary, Detail: d.Detail, Severity: "error"}
+		if d.Severity == hcl.DiagWarning {
+			jd.Severity = "warning"
+			r.Warnings++
+		} else {
+			r.Errors++
+		}
+		if d.Subject != nil {
+			s := d.Subject
+			jd.Range = &Range{
+				Filename: s.Filename,
+				Start:    Pos{s.Start.Line, s.Start.Column, s.Start.Byte},
+				End:      Pos{s.End.Line, s.End.Column, s.End.Byte},
+			}
+		}
+		r.Diagnostics = append(r.Diagnostics, jd)
+	}
+	r.Valid = r.Errors == 0
+	return r
+}
+
+// WriteJSON prints diagnostics as one indented JSON document.
+func WriteJSON(w io.Writer, diags hcl.Diagnostics) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(NewReport(diags))
+}
+
+// WriteText prints diagnostics with source snippets taken from files.
+func WriteText(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, width uint, color bool) error {
+	return hcl.NewDiagnosticTextWriter(w, files, width, color).WriteDiagnostics(diags)
+}

@@ -1,0 +1,353 @@
+// Package model holds the typed, validated form of an agyconf input: one Go
+// type per Antigravity concept, independent of the syntax it was written in.
+//
+// Every declared thing carries the source range it came from (Range fields,
+// excluded from JSON) so that later stages — schema validation, render,
+// apply — can point back at the line a user wrote. Collections keyed by name
+// are kept sorted by name so that the HCL and the JSON form of one config
+// produce identical models; lists whose order is meaning (hook groups,
+// handlers, arguments) keep declaration order.
+package model
+
+import (
+	"encoding/json"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Scope says whose tree a config renders into.
+type Scope string
+
+const (
+	// ScopeGlobal renders into a user's home directory.
+	ScopeGlobal Scope = "global"
+	// ScopeWorkspace renders into a project directory that is usually
+	// committed, so nothing machine-specific may reach it.
+	ScopeWorkspace Scope = "workspace"
+)
+
+// Product says which Antigravity product's layout paths are written.
+type Product string
+
+const (
+	ProductCLI  Product = "cli"
+	ProductIDE  Product = "ide"
+	ProductBoth Product = "both"
+)
+
+// Config is a whole decoded input: one file or every file of a directory.
+type Config struct {
+	Agyconf     Agyconf             `json:"agyconf"`
+	Tools       map[string]Tool     `json:"tools,omitempty"`
+	MCPServers  []*MCPServer        `json:"mcp_servers,omitempty"`
+	Hooks       []*Hook             `json:"hooks,omitempty"`
+	Skills      []*Skill            `json:"skills,omitempty"`
+	Rules       []*Rule             `json:"rules,omitempty"`
+	Agents      []*Agent            `json:"agents,omitempty"`
+	Workflows   []*Workflow         `json:"workflows,omitempty"`
+	Permissions *Permissions        `json:"permissions,omitempty"`
+	Settings    map[string]*Setting `json:"settings,omitempty"`
+	Plugins     []*Plugin           `json:"plugins,omitempty"`
+	Harnesses   []*Harness          `json:"harnesses,omitempty"`
+	ACP         *ACP                `json:"acp,omitempty"`
+	// Files lists the files decoded, in load order.
+	Files []string `json:"-"`
+}
+
+// Agyconf is the `agyconf` block: settings about the render itself.
+type Agyconf struct {
+	Scope   Scope   `json:"scope"`
+	Product Product `json:"product"`
+	// AgyVersion is the oldest agy build the output must load on. Features
+	// the sources disagree on (prompt handlers, SessionStart) are accepted
+	// only when it says the build supports them. Empty means "unknown".
+	AgyVersion string `json:"agy_version,omitempty"`
+	// Layout overrides default paths, keyed by artifact (see LayoutKeys).
+	Layout map[string]string `json:"layout,omitempty"`
+	Range  hcl.Range         `json:"-"`
+}
+
+// LayoutKeys names the artifacts whose default paths `agyconf { layout {} }`
+// may override, each a path relative to the render root.
+var LayoutKeys = []string{
+	"mcp_config",   // mcp_config.json
+	"hooks",        // hooks.json
+	"plugins",      // folder of plugin trees
+	"skills",       // folder of <name>/SKILL.md
+	"agents",       // folder of subagent markdown
+	"rules",        // folder of workspace rule markdown
+	"global_rules", // the file holding the managed global rules block (GEMINI.md)
+	"workflows",    // folder of workflow markdown
+	"settings",     // the CLI's settings.json
+	"ide_settings", // the IDE's workspace settings.json
+	"acp_settings", // the ACP server's settings.json
+}
+
+// Tool is an executable path that render may write into hooks.json or
+// mcp_config.json in place of a bare command name.
+type Tool struct {
+	Path  string    `json:"path"`
+	Range hcl.Range `json:"-"`
+}
+
+// Str is a string that may embed references to secret files. Secrets are
+// never read while decoding: the reference travels to the stage that writes
+// the file, and every stage before it can redact exactly these parts.
+type Str []Part
+
+// Part is one piece of a Str: literal text, or the contents of a secret
+// file named by an absolute path.
+type Part struct {
+	Text       string `json:"text,omitempty"`
+	SecretFile string `json:"secret_file,omitempty"`
+}
+
+// MarshalJSON writes a Str without secrets as a plain JSON string, and one
+// with secrets as its list of parts, so model dumps stay readable.
+func (s Str) MarshalJSON() ([]byte, error) {
+	if lit, ok := s.Literal(); ok {
+		return json.Marshal(lit)
+	}
+	return json.Marshal([]Part(s))
+}
+
+// HasSecret reports whether any part of s is a secret reference.
+func (s Str) HasSecret() bool {
+	for _, p := range s {
+		if p.SecretFile != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Redacted returns s with every secret shown as placeholder.
+func (s Str) Redacted(placeholder string) string {
+	var out []byte
+	for _, p := range s {
+		if p.SecretFile != "" {
+			out = append(out, placeholder...)
+			continue
+		}
+		out = append(out, p.Text...)
+	}
+	return string(out)
+}
+
+// Literal returns s as plain text and true when s holds no secret.
+func (s Str) Literal() (string, bool) {
+	if s.HasSecret() {
+		return "", false
+	}
+	var out []byte
+	for _, p := range s {
+		out = append(out, p.Text...)
+	}
+	return string(out), true
+}
+
+// MCPServer is one entry of mcp_config.json's mcpServers map.
+type MCPServer struct {
+	Name string `json:"name"`
+	// Local (stdio) servers.
+	Command string         `json:"command,omitempty"`
+	Args    []Str          `json:"args,omitempty"`
+	Env     map[string]Str `json:"env,omitempty"`
+	Cwd     string         `json:"cwd,omitempty"`
+	// Remote servers. Written as serverUrl, the field agy reads first.
+	ServerURL        string         `json:"server_url,omitempty"`
+	Headers          map[string]Str `json:"headers,omitempty"`
+	AuthProviderType string         `json:"auth_provider_type,omitempty"`
+	OAuth            *OAuth         `json:"oauth,omitempty"`
+	Disabled         bool           `json:"disabled,omitempty"`
+	DisabledTools    []string       `json:"disabled_tools,omitempty"`
+	Range            hcl.Range      `json:"-"`
+}
+
+// Remote reports whether the server is reached over the network.
+func (s *MCPServer) Remote() bool { return s.ServerURL != "" }
+
+// OAuth holds a remote server's OAuth client.
+type OAuth struct {
+	ClientID     Str `json:"client_id,omitempty"`
+	ClientSecret Str `json:"client_secret,omitempty"`
+}
+
+// Event is a hook event as agy spells it in hooks.json.
+type Event string
+
+const (
+	PreToolUse     Event = "PreToolUse"
+	PostToolUse    Event = "PostToolUse"
+	PreInvocation  Event = "PreInvocation"
+	PostInvocation Event = "PostInvocation"
+	Stop           Event = "Stop"
+	SessionStart   Event = "SessionStart"
+)
+
+// Grouped reports whether the event takes matcher groups rather than a flat
+// handler list.
+func (e Event) Grouped() bool { return e == PreToolUse || e == PostToolUse }
+
+// Events lists every event in the order hooks.json documents them.
+var Events = [...]Event{PreToolUse, PostToolUse, PreInvocation, PostInvocation, Stop, SessionStart}
+
+// Hook is one named hook of hooks.json.
+type Hook struct {
+	Name    string `json:"name"`
+	Enabled bool   `json:"enabled"`
+	// Groups holds the matcher groups of PreToolUse and PostToolUse, in
+	// declaration order (agy runs them in order).
+	Groups map[Event][]*MatcherGroup `json:"groups,omitempty"`
+	// Handlers holds the flat events' handlers, in declaration order.
+	Handlers map[Event][]*Handler `json:"handlers,omitempty"`
+	Range    hcl.Range            `json:"-"`
+}
+
+// MatcherGroup is `{matcher, hooks: [...]}` of a grouped event.
+type MatcherGroup struct {
+	Matcher  string     `json:"matcher"`
+	Handlers []*Handler `json:"handlers"`
+	Range    hcl.Range  `json:"-"`
+}
+
+// HandlerType is a hook handler's `type`.
+type HandlerType string
+
+const (
+	HandlerCommand HandlerType = "command"
+	HandlerPrompt  HandlerType = "prompt"
+)
+
+// DefaultTimeout is written when a handler sets none: the sources disagree
+// on agy's own default (30 s or 60 s), so the value is always explicit.
+const DefaultTimeout = 30
+
+// Handler is one hook handler.
+type Handler struct {
+	Type    HandlerType `json:"type"`
+	Command string      `json:"command,omitempty"`
+	Prompt  string      `json:"prompt,omitempty"`
+	Model   string      `json:"model,omitempty"`
+	Timeout int         `json:"timeout"`
+	Range   hcl.Range   `json:"-"`
+}
+
+// Skill is a skill folder: <name>/SKILL.md, or a whole folder copied.
+type Skill struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Body        string `json:"body,omitempty"`
+	// Source is an absolute folder whose contents become the skill folder;
+	// its SKILL.md carries the frontmatter.
+	Source string    `json:"source,omitempty"`
+	Range  hcl.Range `json:"-"`
+}
+
+// Rule triggers as agy spells them.
+const (
+	TriggerAlwaysOn      = "always_on"
+	TriggerGlob          = "glob"
+	TriggerModelDecision = "model_decision"
+	TriggerManual        = "manual"
+)
+
+// Rule is a markdown rule with activation frontmatter.
+type Rule struct {
+	Name        string    `json:"name"`
+	Trigger     string    `json:"trigger"`
+	Globs       []string  `json:"globs,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Body        string    `json:"body"`
+	Range       hcl.Range `json:"-"`
+}
+
+// Agent is a subagent: markdown whose body is the system prompt.
+type Agent struct {
+	Name                   string    `json:"name"`
+	Description            string    `json:"description"`
+	Body                   string    `json:"body"`
+	Model                  string    `json:"model,omitempty"`
+	Tools                  []string  `json:"tools,omitempty"`
+	MCPServers             []string  `json:"mcp_servers,omitempty"`
+	Skills                 []string  `json:"skills,omitempty"`
+	MainAgent              *bool     `json:"main_agent,omitempty"`
+	Subagent               *bool     `json:"subagent,omitempty"`
+	CommandExecutionPolicy string    `json:"command_execution_policy,omitempty"`
+	Hidden                 *bool     `json:"hidden,omitempty"`
+	InheritMCP             *bool     `json:"inherit_mcp,omitempty"`
+	Range                  hcl.Range `json:"-"`
+}
+
+// Workflow is a markdown workflow invoked as /name.
+type Workflow struct {
+	Name        string    `json:"name"`
+	Description string    `json:"description,omitempty"`
+	Body        string    `json:"body"`
+	Range       hcl.Range `json:"-"`
+}
+
+// Permissions is the one place for allow/ask/deny entries.
+type Permissions struct {
+	Allow []string  `json:"allow,omitempty"`
+	Ask   []string  `json:"ask,omitempty"`
+	Deny  []string  `json:"deny,omitempty"`
+	Range hcl.Range `json:"-"`
+}
+
+// Setting is one other key of the CLI's settings.json.
+type Setting struct {
+	// Value is the canonical JSON of the value.
+	Value json.RawMessage `json:"value"`
+	Range hcl.Range       `json:"-"`
+}
+
+// Plugin is a plugin tree: plugin.json plus nested components.
+type Plugin struct {
+	Name        string       `json:"name"`
+	Description string       `json:"description,omitempty"`
+	Disabled    bool         `json:"disabled,omitempty"`
+	Logo        string       `json:"logo,omitempty"`
+	MCPServers  []*MCPServer `json:"mcp_servers,omitempty"`
+	Hooks       []*Hook      `json:"hooks,omitempty"`
+	Skills      []*Skill     `json:"skills,omitempty"`
+	Rules       []*Rule      `json:"rules,omitempty"`
+	Agents      []*Agent     `json:"agents,omitempty"`
+	Range       hcl.Range    `json:"-"`
+}
+
+// Harness is a `harness` block, kept as declared; internal/harness expands
+// it into ordinary model values before render.
+type Harness struct {
+	Kind      string            `json:"kind"`
+	MemPalace *MemPalaceOptions `json:"mempalace,omitempty"`
+	Xmsg      *XmsgOptions      `json:"xmsg,omitempty"`
+	Range     hcl.Range         `json:"-"`
+}
+
+// MemPalaceOptions configure `harness "mempalace"`.
+type MemPalaceOptions struct {
+	// Mode is "plugin" (a plugin tree) or "loose" (global entries).
+	Mode         string `json:"mode"`
+	Wake         bool   `json:"wake"`
+	Save         bool   `json:"save"`
+	SaveInterval int    `json:"save_interval"`
+	StateDir     string `json:"state_dir,omitempty"`
+}
+
+// XmsgOptions configure `harness "xmsg"`.
+type XmsgOptions struct {
+	ReplyOnly   bool `json:"reply_only"`
+	LegacyHooks bool `json:"legacy_hooks"`
+	// AgyExe is the agy executable `xmsg serve --agy-exe` trusts.
+	AgyExe string `json:"agy_exe,omitempty"`
+}
+
+// ACP configures the ACP server's settings.json.
+type ACP struct {
+	AuthType    string    `json:"auth_type"`
+	GCPProject  string    `json:"gcp_project,omitempty"`
+	GCPLocation string    `json:"gcp_location,omitempty"`
+	ConfigRoot  string    `json:"config_root,omitempty"`
+	Range       hcl.Range `json:"-"`
+}

@@ -1,0 +1,73 @@
+// Package schema embeds agyconf's JSON Schemas (2020-12): the schema of
+// the input's JSON form, and, as they are added, the schemas of every
+// document agyconf writes. The files are the source of truth; this package
+// only makes them available to the binary and compiles them.
+package schema
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+//go:embed *.schema.json
+var files embed.FS
+
+// Input is the name of the schema of agyconf's own input (JSON syntax).
+const Input = "agyconf"
+
+// Names lists the embedded schemas, sorted.
+func Names() []string {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil {
+		panic(err) // embedded: cannot fail
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.TrimSuffix(e.Name(), ".schema.json"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Source returns the text of the named schema.
+func Source(name string) ([]byte, error) {
+	b, err := files.ReadFile(name + ".schema.json")
+	if err != nil {
+		return nil, fmt.Errorf("no schema named %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return b, nil
+}
+
+// URL is the $id every schema is compiled under.
+func URL(name string) string {
+	return "https://raw.githubusercontent.com/agyconf/agyconf/main/schema/" + path.Clean(name) + ".schema.json"
+}
+
+// Compile compiles the named schema.
+func Compile(name string) (*jsonschema.Schema, error) {
+	src, err := Source(name)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource(URL(name), doc); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	s, err := c.Compile(URL(name))
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	return s, nil
+}
