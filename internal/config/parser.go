@@ -92,6 +92,20 @@ func (p *Parser) ParseFile(filename string) (*hcl.File, hcl.Diagnostics) {
 			Subject:  &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos},
 		}}
 	}
+	return p.ParseBytes(data, filename)
+}
+
+// ParseBytes parses data as the file filename: .json as HCL's JSON syntax,
+// anything else as native syntax.
+func (p *Parser) ParseBytes(data []byte, filename string) (*hcl.File, hcl.Diagnostics) {
+	if len(data) > MaxFileSize {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "File too large",
+			Detail:   fmt.Sprintf("The file is %d bytes; the limit is %d bytes. A config this large is almost certainly not a config.", len(data), MaxFileSize),
+			Subject:  &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos},
+		}}
+	}
 	if diags := checkBytes(filename, data); diags.HasErrors() {
 		return nil, diags
 	}
