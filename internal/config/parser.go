@@ -83,6 +83,9 @@ func unwrapPathError(err error) error {
 // else as native syntax. Byte-level problems are reported before parsing
 // with a precise position, because the parsers would describe them vaguely.
 func (p *Parser) ParseFile(filename string) (*hcl.File, hcl.Diagnostics) {
+	if st, err := os.Stat(filename); err == nil && st.Size() > MaxFileSize {
+		return nil, tooLarge(filename, st.Size())
+	}
 	data, err := readLimited(filename)
 	if err != nil {
 		return nil, hcl.Diagnostics{{
@@ -99,12 +102,7 @@ func (p *Parser) ParseFile(filename string) (*hcl.File, hcl.Diagnostics) {
 // anything else as native syntax.
 func (p *Parser) ParseBytes(data []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	if len(data) > MaxFileSize {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "File too large",
-			Detail:   fmt.Sprintf("The file is %d bytes; the limit is %d bytes. A config this large is almost certainly not a config.", len(data), MaxFileSize),
-			Subject:  &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos},
-		}}
+		return nil, tooLarge(filename, int64(len(data)))
 	}
 	if diags := checkBytes(filename, data); diags.HasErrors() {
 		return nil, diags
@@ -113,6 +111,15 @@ func (p *Parser) ParseBytes(data []byte, filename string) (*hcl.File, hcl.Diagno
 		return p.p.ParseJSON(data, filename)
 	}
 	return p.p.ParseHCL(data, filename)
+}
+
+func tooLarge(filename string, size int64) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "File too large",
+		Detail:   fmt.Sprintf("The file is %d bytes; the limit is %d bytes. A config this large is almost certainly not a config.", size, MaxFileSize),
+		Subject:  &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos},
+	}}
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
