@@ -1,0 +1,80 @@
+# A global setup: what one person wants in every Antigravity session.
+# Try it:  agyconf validate --config examples/global
+
+agyconf {
+  scope       = "global" # renders into $HOME
+  product     = "both"   # the agy CLI and the IDE
+  agy_version = "1.5.0"  # the oldest agy you run; gates newer hook features
+}
+
+# Every executable path agyconf may write. Commands not listed here are
+# written as bare names, resolved through PATH when agy runs them.
+tools {
+  agyhook = "/home/me/.nix-profile/bin/agyhook"
+}
+
+mcp_server "github" {
+  command = "github-mcp-server"
+  args    = ["stdio"]
+  # Read only when the file is written; shown as <secret> everywhere else.
+  env = { GITHUB_PERSONAL_ACCESS_TOKEN = secret_file("/run/secrets/github") }
+}
+
+mcp_server "linear" {
+  server_url     = "https://mcp.linear.app/sse"
+  headers        = { Authorization = "Bearer ${secret_file("/run/secrets/linear")}" }
+  disabled_tools = ["delete_issue"]
+}
+
+hook "audit" {
+  # One matcher group with its handler written inline…
+  pre_tool_use {
+    matcher = "run_command"
+    command = "/usr/local/bin/audit-cmd"
+    timeout = 5
+  }
+  # …or several handlers, run in the order written.
+  pre_tool_use {
+    matcher = "write_to_file|replace_file_content|multi_replace_file_content"
+    handler {
+      command = "/usr/local/bin/lint"
+      timeout = 10
+    }
+    handler {
+      command = "/usr/local/bin/notify"
+    }
+  }
+  stop {
+    command = "/usr/local/bin/audit-stop"
+  }
+}
+
+skill "release-notes" {
+  description = "Write release notes from the pull requests merged since the last tag"
+  body        = file("skills/release-notes.md")
+}
+
+agent "reviewer" {
+  description = "Reviews a diff for correctness and style before it is committed"
+  body        = "You review diffs. Point at the line, say what is wrong, suggest the fix."
+  model       = "inherit"
+}
+
+permissions {
+  allow = ["command(git *)", "command(go test *)", "mcp(github/*)"]
+  ask   = ["command(git push *)"]
+  deny  = ["command(rm -rf *)"]
+}
+
+settings {
+  toolPermission = "request-review"
+  agentMode      = "default"
+}
+
+harness "mempalace" {
+  save_interval = 15
+}
+
+harness "xmsg" {
+  agy_exe = "/home/me/.nix-profile/bin/agy"
+}
