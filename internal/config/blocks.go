@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -36,8 +37,8 @@ var agyconfSchema = &hcl.BodySchema{
 
 func layoutSchema() *hcl.BodySchema {
 	s := &hcl.BodySchema{}
-	for _, k := range model.LayoutKeys {
-		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: k})
+	for _, a := range layout.Artifacts() {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: string(a)})
 	}
 	return s
 }
@@ -82,13 +83,14 @@ func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
 		}
 		layoutBlock = lb
 		lc := d.content(lb.Body, layoutSchema())
-		for name, attr := range lc.Attributes {
+		for _, attr := range sortedAttrs(lc.Attributes) {
+			name := attr.Name
 			p, ok := d.nonEmptyStr(attr)
 			if !ok {
 				continue
 			}
-			if !filepath.IsLocal(p) || filepath.ToSlash(filepath.Clean(p)) != p {
-				d.errorf(attr.Expr.Range(), "Invalid path", "Layout paths are clean paths relative to the render root, without \"..\", got %q.", p)
+			if p == "." || !filepath.IsLocal(p) || filepath.ToSlash(filepath.Clean(p)) != p {
+				d.errorf(attr.Expr.Range(), "Invalid path", "Layout paths are clean paths below the render root, without \"..\", got %q.", p)
 				continue
 			}
 			if a.Layout == nil {
@@ -191,7 +193,7 @@ func (d *decoder) decodeMCPServerIn(b *hcl.Block, s seen, ns string) *model.MCPS
 	}
 	if attr := at["server_url"]; attr != nil {
 		if u, ok := d.nonEmptyStr(attr); ok {
-			if pu, err := url.Parse(u); err != nil || (pu.Scheme != "https" && pu.Scheme != "http") || pu.Host == "" {
+			if pu, err := url.Parse(u); err != nil || (pu.Scheme != "https" && pu.Scheme != "http") || pu.Hostname() == "" {
 				d.errorf(attr.Expr.Range(), "Invalid URL", "server_url must be an absolute http or https URL, got %q.", u)
 			} else {
 				srv.ServerURL = u
@@ -331,7 +333,11 @@ var (
 		s.Blocks = []hcl.BlockHeaderSchema{{Type: "handler"}}
 		return s
 	}()
-	flatSchema        = handlerSchema("matcher")
+	flatSchema = func() *hcl.BodySchema {
+		s := handlerSchema("matcher")
+		s.Blocks = []hcl.BlockHeaderSchema{{Type: "handler"}}
+		return s
+	}()
 	handlerOnlySchema = handlerSchema()
 )
 
@@ -351,12 +357,12 @@ func (d *decoder) decodeHookIn(b *hcl.Block, s seen, ns string) *model.Hook {
 	}
 	events := 0
 	for _, eb := range c.Blocks {
+		events++
 		ev, ok := eventBlocks[eb.Type]
 		if !ok {
 			d.errorf(eb.DefRange, "Unsupported block type", "Events are written in snake_case here: use %s { … } for %s.", blockNameFor(model.Event(eb.Type)), eb.Type)
 			continue
 		}
-		events++
 		if ev == model.SessionStart && !d.agyVersion.atLeast(versionSessionStart) {
 			d.errorf(eb.DefRange, "Needs a newer agy_version", "SessionStart exists only in newer agy builds (probed on %s; older ones list only five events), and a hooks.json naming an event the build rejects may be dropped whole. Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", versionSessionStart, versionSessionStart)
 		}
@@ -372,6 +378,10 @@ func (d *decoder) decodeHookIn(b *hcl.Block, s seen, ns string) *model.Hook {
 		bc := d.content(eb.Body, flatSchema)
 		if attr := bc.Attributes["matcher"]; attr != nil {
 			d.errorf(attr.NameRange, "Matcher on a flat event", "%s has no matcher: agy ignores it there. Matchers belong to pre_tool_use and post_tool_use.", eb.Type)
+		}
+		if hbs := bc.Blocks.OfType("handler"); len(hbs) > 0 {
+			d.errorf(hbs[0].DefRange, "Unsupported block type", "A %s block is one handler, written inline; repeat the %s block for several handlers, which run in the order written.", eb.Type, eb.Type)
+			continue
 		}
 		if hd := d.decodeHandler(bc, eb.DefRange, eb.Body.MissingItemRange()); hd != nil {
 			if h.Handlers == nil {
@@ -558,7 +568,7 @@ func (d *decoder) decodeSkillIn(b *hcl.Block, s seen, ns string) *model.Skill {
 		}
 	case source != nil:
 		if p, ok := d.nonEmptyStr(source); ok {
-			full, err := confinedPath(filepath.Dir(source.Expr.Range().Filename), p, d.scope)
+			full, err := confinedPath(configDir(source.Expr.Range().Filename), p, d.scope)
 			switch {
 			case err != nil:
 				d.errorf(source.Expr.Range(), "Invalid source", "%s", err)
@@ -690,15 +700,23 @@ func (d *decoder) decodeAgentIn(b *hcl.Block, s seen, ns string) *model.Agent {
 	if attr := at["command_execution_policy"]; attr != nil {
 		a.CommandExecutionPolicy, _ = d.nonEmptyStr(attr)
 	}
-	for n, dst := range map[string]*[]string{"tools": &a.Tools, "mcp_servers": &a.MCPServers, "skills": &a.Skills} {
-		if attr := at[n]; attr != nil {
-			*dst, _ = d.strList(attr)
+	// Lists, not maps, so that diagnostics come out in the same order on
+	// every run.
+	for _, l := range []struct {
+		name string
+		dst  *[]string
+	}{{"tools", &a.Tools}, {"mcp_servers", &a.MCPServers}, {"skills", &a.Skills}} {
+		if attr := at[l.name]; attr != nil {
+			*l.dst, _ = d.strList(attr)
 		}
 	}
-	for n, dst := range map[string]**bool{"main_agent": &a.MainAgent, "subagent": &a.Subagent, "hidden": &a.Hidden, "inherit_mcp": &a.InheritMCP} {
-		if attr := at[n]; attr != nil {
+	for _, f := range []struct {
+		name string
+		dst  **bool
+	}{{"main_agent", &a.MainAgent}, {"subagent", &a.Subagent}, {"hidden", &a.Hidden}, {"inherit_mcp", &a.InheritMCP}} {
+		if attr := at[f.name]; attr != nil {
 			if v, ok := d.boolean(attr); ok {
-				*dst = &v
+				*f.dst = &v
 			}
 		}
 	}
@@ -787,6 +805,12 @@ var knownSettings = map[string][]string{
 
 var boolSettings = map[string]bool{"enableTerminalSandbox": true, "allowNonWorkspaceAccess": true}
 
+// Settings keys whose type is known though their values are open.
+var (
+	stringSettings     = map[string]bool{"model": true}
+	stringListSettings = map[string]bool{"trustedWorkspaces": true}
+)
+
 func (d *decoder) decodeSettings(b *hcl.Block, cfg *model.Config) {
 	for _, attr := range sortedAttrs(d.attrs(b.Body)) {
 		key := attr.Name
@@ -829,6 +853,15 @@ func (d *decoder) decodeSettings(b *hcl.Block, cfg *model.Config) {
 		if boolSettings[key] && v.Type() != cty.Bool {
 			d.errorf(attr.Expr.Range(), "Wrong type", "%s must be true or false, not %s.", key, typeName(v.Type()))
 			continue
+		}
+		if stringSettings[key] && v.Type() != cty.String {
+			d.errorf(attr.Expr.Range(), "Wrong type", "%s must be a string, not %s.", key, typeName(v.Type()))
+			continue
+		}
+		if stringListSettings[key] {
+			if _, ok := d.strList(attr); !ok {
+				continue
+			}
 		}
 		raw, err := jsonValue(v)
 		if err != nil {
@@ -886,6 +919,12 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 		d.errorf(attr.NameRange, "Plugins cannot declare permissions", "The plugin.json \"permissions\" field some guides describe does not exist (reference §4); declare permissions in the top-level permissions block.")
 	}
 	ns := "plugin:" + name + "/"
+	if !nameOK {
+		// The components of a duplicate or misnamed plugin are still
+		// checked, but only against each other: that they clash with the
+		// first plugin's components is the duplicate reported already.
+		s = newSeen()
+	}
 	components := 0
 	for _, cb := range c.Blocks {
 		switch cb.Type {
@@ -970,8 +1009,8 @@ func (d *decoder) decodeHarness(b *hcl.Block, s seen) *model.Harness {
 		}
 		if attr := at["state_dir"]; attr != nil {
 			if p, ok := d.nonEmptyStr(attr); ok {
-				if !filepath.IsAbs(p) {
-					d.errorf(attr.Expr.Range(), "Invalid path", "state_dir must be an absolute path; hooks run from changing folders.")
+				if !filepath.IsAbs(p) || filepath.Clean(p) != p {
+					d.errorf(attr.Expr.Range(), "Invalid path", "state_dir must be a clean absolute path; hooks run from changing folders.")
 				}
 				o.StateDir = p
 			}
@@ -990,8 +1029,8 @@ func (d *decoder) decodeHarness(b *hcl.Block, s seen) *model.Harness {
 		}
 		if attr := at["agy_exe"]; attr != nil {
 			if p, ok := d.nonEmptyStr(attr); ok {
-				if !filepath.IsAbs(p) {
-					d.errorf(attr.Expr.Range(), "Invalid path", "agy_exe must be the absolute path of the agy binary `xmsg serve --agy-exe` trusts.")
+				if !filepath.IsAbs(p) || filepath.Clean(p) != p {
+					d.errorf(attr.Expr.Range(), "Invalid path", "agy_exe must be the clean absolute path of the agy binary `xmsg serve --agy-exe` trusts.")
 				}
 				o.AgyExe = p
 			}
@@ -1042,8 +1081,8 @@ func (d *decoder) decodeACP(b *hcl.Block) *model.ACP {
 	}
 	if attr := at["config_root"]; attr != nil {
 		if p, ok := d.nonEmptyStr(attr); ok {
-			if !filepath.IsLocal(p) || filepath.ToSlash(filepath.Clean(p)) != p {
-				d.errorf(attr.Expr.Range(), "Invalid path", "config_root is a clean path relative to the render root, the folder that holds an isolated home's .gemini, got %q.", p)
+			if p == "." || !filepath.IsLocal(p) || filepath.ToSlash(filepath.Clean(p)) != p {
+				d.errorf(attr.Expr.Range(), "Invalid path", "config_root is a clean path below the render root, the folder that holds an isolated home's .gemini, got %q.", p)
 			}
 			a.ConfigRoot = p
 		}

@@ -11,9 +11,11 @@ import (
 )
 
 // topSchema lists every top-level block. Each block type has exactly one
-// decode function below; there are no top-level arguments, so a stray
-// `scope = "global"` is told it belongs inside `agyconf {}`.
+// decode function below. There are no top-level arguments; the agyconf
+// block's are accepted here only so that a stray `scope = "global"` is told
+// it belongs inside `agyconf {}`.
 var topSchema = &hcl.BodySchema{
+	Attributes: agyconfSchema.Attributes,
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "agyconf"},
 		{Type: "tools"},
@@ -43,17 +45,38 @@ func (p *Parser) LoadConfig(path string) (*model.Config, hcl.Diagnostics) {
 	for _, fn := range files {
 		f, fdiags := p.ParseFile(fn)
 		diags = append(diags, fdiags...)
-		if f != nil {
+		// After a syntax error the JSON parser stands in placeholder values
+		// for what it could not read, which decode into misleading follow-on
+		// errors ("a JSON object is required" for an object); the native
+		// parser recovers well enough to check the rest of the file.
+		if f != nil && !(fdiags.HasErrors() && filepath.Ext(fn) == ".json") {
 			bodies = append(bodies, f.Body)
 		}
 	}
 	cfg, ddiags := Decode(bodies)
 	diags = append(diags, ddiags...)
+	sortDiagnostics(diags)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	cfg.Files = files
 	return cfg, diags
+}
+
+// sortDiagnostics orders diagnostics by where they point, so that one input
+// always gives the same report: HCL and the decoder both find some problems
+// while iterating over maps. Diagnostics without a range come first.
+func sortDiagnostics(diags hcl.Diagnostics) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a == nil && b != nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
 }
 
 // Decode turns parsed bodies into a model. Bodies of several files act as
@@ -65,6 +88,9 @@ func Decode(bodies []hcl.Body) (*model.Config, hcl.Diagnostics) {
 	var blocks hcl.Blocks
 	for _, body := range bodies {
 		if c := d.content(body, topSchema); c != nil {
+			for _, attr := range sortedAttrs(c.Attributes) {
+				d.errorf(attr.NameRange, "Unsupported argument", "An argument named %q is not expected at the top level; it belongs inside the agyconf block: agyconf { %s = … }.", attr.Name, attr.Name)
+			}
 			blocks = append(blocks, c.Blocks...)
 		}
 	}
@@ -88,7 +114,7 @@ func Decode(bodies []hcl.Body) (*model.Config, hcl.Diagnostics) {
 	for _, b := range blocks {
 		fn := b.DefRange.Filename
 		if _, ok := d.ctxs[fn]; !ok {
-			d.ctxs[fn] = &hcl.EvalContext{Functions: functions(filepath.Dir(fn), d.scope)}
+			d.ctxs[fn] = &hcl.EvalContext{Functions: functions(configDir(fn), d.scope)}
 		}
 	}
 
@@ -176,11 +202,17 @@ func (d *decoder) claim(s seen, key string, b *hcl.Block, what string) bool {
 }
 
 func (d *decoder) duplicate(b, first *hcl.Block, what string) {
-	rng := b.DefRange
+	rng, firstRng := b.DefRange, first.DefRange
 	if len(b.LabelRanges) > 0 {
 		rng = b.LabelRanges[0]
 	}
-	d.errorf(rng, "Duplicate "+b.Type, "This %s is already declared at %s.", what, rangeString(first.DefRange))
+	if b.DefRange == first.DefRange {
+		// Unlabeled blocks written as one JSON list all have the list's
+		// opening bracket as DefRange; the end of each element's object
+		// tells them apart.
+		rng, firstRng = b.Body.MissingItemRange(), first.Body.MissingItemRange()
+	}
+	d.errorf(rng, "Duplicate "+b.Type, "This %s is already declared at %s.", what, rangeString(firstRng))
 }
 
 // label checks a block's name with problem and reports it at the label.

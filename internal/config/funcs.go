@@ -23,9 +23,10 @@ import (
 // is a mistake (a binary, a log) rather than configuration.
 const MaxFileSize = 8 << 20
 
-// secretMark marks a cty value that carries a secret_file() reference.
-// HCL templates keep marks, so "Bearer ${secret_file(…)}" stays marked.
-type secretMark struct{}
+// secretMark marks a cty value that carries a secret_file() reference to
+// path. HCL templates and functions keep marks, so "Bearer
+// ${secret_file(…)}" stays marked with one mark per secret it holds.
+type secretMark struct{ path string }
 
 // The text secret_file() returns in place of the secret. The path is
 // hex-encoded so that the token survives jsonencode() and templates
@@ -81,6 +82,18 @@ func functions(baseDir string, scope model.Scope) map[string]function.Function {
 		"jsonencode":  stdlib.JSONEncodeFunc,
 		"secret_file": secretFileFunc(scope),
 	}
+}
+
+// configDir returns the absolute folder of a config file, the base of its
+// relative paths. It is absolute even when the config was named by a
+// relative path, because abspath() and a skill's source promise absolute
+// paths to the stages after decoding, which do not run in the same folder.
+func configDir(filename string) string {
+	dir := filepath.Dir(filename)
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 // errWorkspace explains the one reason machine-specific functions are
@@ -248,7 +261,7 @@ func secretFileFunc(scope model.Scope) function.Function {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 				return cty.NilVal, fmt.Errorf("secret_file() needs a clean absolute path such as \"/run/secrets/github\", got %q", p)
 			}
-			return cty.StringVal(secretTokenFor(p)).Mark(secretMark{}), nil
+			return cty.StringVal(secretTokenFor(p)).Mark(secretMark{path: p}), nil
 		},
 	})
 }

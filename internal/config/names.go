@@ -117,8 +117,11 @@ func parseVersion(s string) (version, bool) {
 	}
 	var n [3]int
 	for i, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" || (len(p) > 1 && p[0] == '0') {
+			return version{}, false
+		}
 		v, err := strconv.Atoi(p)
-		if err != nil || v < 0 || p == "" || (len(p) > 1 && p[0] == '0') {
+		if err != nil {
 			return version{}, false
 		}
 		n[i] = v

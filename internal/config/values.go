@@ -54,6 +54,11 @@ func (d *decoder) eval(expr hcl.Expression) (cty.Value, bool) {
 	if diags.HasErrors() {
 		return cty.NilVal, false
 	}
+	if !v.IsWhollyKnown() {
+		// Only an expression left broken by a syntax error, which the
+		// parser has reported already, evaluates to an unknown value.
+		return cty.NilVal, false
+	}
 	if v.IsNull() {
 		d.errorf(expr.Range(), "Invalid value", "The value must not be null; leave the argument out instead.")
 		return cty.NilVal, false
@@ -88,7 +93,7 @@ func (d *decoder) strVal(v cty.Value, rng hcl.Range, allowSecret bool) (model.St
 		d.errorf(rng, "Secret not allowed here", "secret_file() may only be used in an mcp_server's args, env, headers and oauth values, which agyconf writes to files of mode 0600. Anywhere else the secret would land in a world-readable file.")
 		return nil, false
 	}
-	v, _ = v.UnmarkDeep()
+	v, marks := v.UnmarkDeep()
 	if !v.Type().IsPrimitiveType() {
 		d.errorf(rng, "Wrong type", "Expected a string, got %s.", typeName(v.Type()))
 		return nil, false
@@ -99,11 +104,21 @@ func (d *decoder) strVal(v cty.Value, rng hcl.Range, allowSecret bool) (model.St
 		return nil, false
 	}
 	s := sv.AsString()
-	if !marked && strings.Contains(s, secretTokenPrefix) {
+	str := splitSecrets(s)
+	// Every secret reference must come from a secret_file() call, whose
+	// mark names its path: a token typed by hand has no mark, even inside
+	// a string that also holds a real one.
+	forged := !marked && strings.Contains(s, secretTokenPrefix)
+	for _, part := range str {
+		if part.SecretFile != "" && !hasMark(marks, secretMark{path: part.SecretFile}) {
+			forged = true
+		}
+	}
+	if forged || strings.Contains(str.Redacted(""), secretTokenPrefix) {
 		d.errorf(rng, "Reserved text", "%q is reserved for agyconf's secret references; call secret_file() instead.", secretTokenPrefix)
 		return nil, false
 	}
-	return splitSecrets(s), true
+	return str, true
 }
 
 func (d *decoder) plainStr(v cty.Value, rng hcl.Range) (string, bool) {
@@ -309,7 +324,7 @@ func (d *decoder) pairs(attr *hcl.Attribute) ([]kv, bool) {
 			kval, kdiags = item.Key.Value(d.ctxs[item.Key.Range().Filename])
 		}
 		d.add(kdiags)
-		if kdiags.HasErrors() {
+		if kdiags.HasErrors() || !kval.IsWhollyKnown() {
 			ok = false
 			continue
 		}
@@ -364,4 +379,9 @@ func (d *decoder) attrs(body hcl.Body) hcl.Attributes {
 	as, diags := body.JustAttributes()
 	d.add(diags)
 	return as
+}
+
+func hasMark(marks cty.ValueMarks, m any) bool {
+	_, ok := marks[m]
+	return ok
 }

@@ -62,25 +62,9 @@ type Agyconf struct {
 	// the sources disagree on (prompt handlers, SessionStart) are accepted
 	// only when it says the build supports them. Empty means "unknown".
 	AgyVersion string `json:"agy_version,omitempty"`
-	// Layout overrides default paths, keyed by artifact (see LayoutKeys).
+	// Layout overrides default paths, keyed by artifact (internal/layout).
 	Layout map[string]string `json:"layout,omitempty"`
 	Range  hcl.Range         `json:"-"`
-}
-
-// LayoutKeys names the artifacts whose default paths `agyconf { layout {} }`
-// may override, each a path relative to the render root.
-var LayoutKeys = []string{
-	"mcp_config",   // mcp_config.json
-	"hooks",        // hooks.json
-	"plugins",      // folder of plugin trees
-	"skills",       // folder of <name>/SKILL.md
-	"agents",       // folder of subagent markdown
-	"rules",        // folder of workspace rule markdown
-	"global_rules", // the file holding the managed global rules block (GEMINI.md)
-	"workflows",    // folder of workflow markdown
-	"settings",     // the CLI's settings.json
-	"ide_settings", // the IDE's workspace settings.json
-	"acp_settings", // the ACP server's settings.json
 }
 
 // Tool is an executable path that render may write into hooks.json or

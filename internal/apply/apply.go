@@ -1,0 +1,388 @@
+package apply
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/agyconf/agyconf/internal/render"
+)
+
+// Action is what apply does with one path.
+type Action string
+
+const (
+	Create    Action = "create"    // absent, and agyconf wants it
+	Recreate  Action = "recreate"  // agyconf's, deleted by someone
+	Update    Action = "update"    // agyconf's, unchanged since written, now different
+	Adopt     Action = "adopt"     // not recorded, but already what agyconf wants
+	Unchanged Action = "unchanged" // agyconf's and already right
+	Prune     Action = "prune"     // agyconf's, no longer wanted, unchanged since written
+	Keep      Action = "keep"      // agyconf's, no longer wanted, but edited: left alone
+	Conflict  Action = "conflict"  // exists and is not agyconf's, or was edited
+)
+
+// Change is the decision for one path.
+type Change struct {
+	Path   string // relative to the root, forward slashes
+	Action Action
+	Reason string // for Conflict and Keep: why
+	data   []byte // the whole file to write (Create/Recreate/Update) or nil
+	mode   fs.FileMode
+	remove bool // Prune of a whole file (a block prune rewrites data instead)
+	state  *FileState
+}
+
+// Options locate one render.
+type Options struct {
+	Root      string // absolute
+	StatePath string // absolute
+	// Secrets reads a secret file; only called for documents written.
+	Secrets render.SecretReader
+}
+
+// ConflictError lists every path apply refused to touch.
+type ConflictError struct{ Changes []Change }
+
+func (e *ConflictError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d conflict(s); nothing was written:", len(e.Changes))
+	for _, c := range e.Changes {
+		fmt.Fprintf(&b, "\n  %s: %s", c.Path, c.Reason)
+	}
+	return b.String()
+}
+
+// Decide compares a plan with the live files and the state and returns one
+// Change per path, sorted by path. It reads but never writes.
+func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
+	var out []Change
+	wanted := map[string]bool{}
+	for _, d := range plan.Documents {
+		wanted[d.Path] = true
+		c, err := decideDoc(d, st.Files[d.Path], opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	for p, fsState := range st.Files {
+		if wanted[p] {
+			continue
+		}
+		c, err := decideStale(p, fsState, opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// live is a target as it is on disk.
+type live struct {
+	exists  bool
+	symlink bool
+	data    []byte
+	mode    fs.FileMode
+}
+
+func readLive(root, p string) (live, error) {
+	full := filepath.Join(root, filepath.FromSlash(p))
+	st, err := os.Lstat(full)
+	if errors.Is(err, os.ErrNotExist) {
+		return live{}, nil
+	}
+	if err != nil {
+		return live{}, err
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return live{exists: true, symlink: true}, nil
+	}
+	if !st.Mode().IsRegular() {
+		return live{}, fmt.Errorf("%s exists and is not a regular file", full)
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return live{}, err
+	}
+	return live{exists: true, data: data, mode: st.Mode().Perm()}, nil
+}
+
+func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, error) {
+	c := Change{Path: d.Path, mode: d.Mode}
+	l, err := readLive(opts.Root, d.Path)
+	if err != nil {
+		return c, err
+	}
+	if l.symlink {
+		c.Action, c.Reason = Conflict, "is a symbolic link; agyconf does not write through links (remove it, or point it elsewhere, and render again)"
+		return c, nil
+	}
+	wantHash, secrets, err := desiredHash(d)
+	if err != nil {
+		return c, err
+	}
+	c.state = &FileState{SHA256: wantHash, Block: d.Kind == render.ManagedBlock, Secrets: secrets}
+
+	// The current content of the part agyconf would own, hashed the same way.
+	var liveHash string
+	var haveLive bool
+	if l.exists {
+		liveHash, haveLive, err = liveHashOf(d, l.data, secrets, owned)
+		if err != nil {
+			return c, fmt.Errorf("%s: %w", d.Path, err)
+		}
+	}
+
+	switch {
+	case !haveLive && owned != nil:
+		c.Action = Recreate
+	case !haveLive:
+		c.Action = Create
+	case liveHash == wantHash && owned == nil:
+		c.Action = Adopt
+	case liveHash == wantHash && l.mode == d.Mode || liveHash == wantHash && d.Kind == render.ManagedBlock:
+		c.Action = Unchanged
+		return c, nil
+	case liveHash == wantHash:
+		c.Action = Update // only the mode differs
+	case owned == nil:
+		c.Action, c.Reason = Conflict, "exists and was not written by agyconf; move it aside or merge it into the config"
+		return c, nil
+	case liveHash != owned.SHA256:
+		c.Action, c.Reason = Conflict, "was edited since agyconf wrote it; move the edit into the config, or delete the file to get agyconf's version back"
+		return c, nil
+	default:
+		c.Action = Update
+	}
+	if c.Action == Adopt && secrets == nil && l.mode == d.Mode {
+		return c, nil // already right: only the state learns about it
+	}
+	data, err := d.Bytes(opts.Secrets)
+	if err != nil {
+		return c, err
+	}
+	if d.Kind == render.ManagedBlock {
+		data = spliceBlock(l.data, data)
+	}
+	c.data = data
+	return c, nil
+}
+
+func decideStale(p string, owned *FileState, opts Options) (Change, error) {
+	c := Change{Path: p}
+	l, err := readLive(opts.Root, p)
+	if err != nil {
+		return c, err
+	}
+	if !l.exists || l.symlink {
+		c.Action = Prune // already gone: only the state forgets it
+		return c, nil
+	}
+	var h string
+	if owned.Block {
+		block, ok, err := extractBlock(l.data)
+		if err != nil {
+			return c, fmt.Errorf("%s: %w", p, err)
+		}
+		if !ok {
+			c.Action = Prune
+			return c, nil
+		}
+		h = sum(block)
+		if h == owned.SHA256 {
+			c.Action, c.data, c.mode = Prune, removeBlock(l.data), l.mode
+			return c, nil
+		}
+	} else {
+		h, err = hashLive(l.data, p, owned.Secrets)
+		if err != nil {
+			return c, fmt.Errorf("%s: %w", p, err)
+		}
+		if h == owned.SHA256 {
+			c.Action, c.remove = Prune, true
+			return c, nil
+		}
+	}
+	c.Action, c.Reason = Keep, "is no longer in the config, but was edited since agyconf wrote it; left in place"
+	return c, nil
+}
+
+// desiredHash hashes what agyconf will write, with secrets redacted.
+func desiredHash(d *render.Document) (string, []string, error) {
+	if d.JSON == nil {
+		return sum(d.Text), nil, nil
+	}
+	canon, err := canonical(d.Redacted())
+	if err != nil {
+		return "", nil, err
+	}
+	return sum(canon), d.SecretPointers(), nil
+}
+
+// liveHashOf hashes the live content agyconf would own; ok is false when
+// there is none (a managed block not present in the file).
+func liveHashOf(d *render.Document, data []byte, secrets []string, owned *FileState) (string, bool, error) {
+	if d.Kind == render.ManagedBlock {
+		block, ok, err := extractBlock(data)
+		if err != nil || !ok {
+			return "", false, err
+		}
+		return sum(block), true, nil
+	}
+	if d.JSON == nil {
+		return sum(data), true, nil
+	}
+	// Redact where the recorded state saw secrets and where the plan puts
+	// them now, so a secret moving in or out is a change, not a conflict.
+	ptrs := secrets
+	if owned != nil {
+		ptrs = append(append([]string(nil), secrets...), owned.Secrets...)
+	}
+	h, err := hashLive(data, d.Path, ptrs)
+	return h, true, err
+}
+
+// hashLive hashes a live JSON file in canonical form with the string values
+// at ptrs replaced by the placeholder. A file that is not valid JSON is
+// reported with its position: agyconf never overwrites what it cannot read.
+func hashLive(data []byte, p string, ptrs []string) (string, error) {
+	if !strings.HasSuffix(p, ".json") {
+		return sum(data), nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return "", jsonPosError(data, err)
+	}
+	for _, ptr := range ptrs {
+		setPointer(v, ptr, render.Placeholder)
+	}
+	canon, err := canonical(v)
+	if err != nil {
+		return "", err
+	}
+	return sum(canon), nil
+}
+
+func jsonPosError(data []byte, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := 1, 1
+		for _, b := range data[:min(int(se.Offset), len(data))] {
+			if b == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		return fmt.Errorf("not valid JSON at line %d, column %d: %v", line, col, se)
+	}
+	return fmt.Errorf("not valid JSON: %w", err)
+}
+
+// canonical is compact JSON with sorted keys: key order and indentation do
+// not change a hash.
+func canonical(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// setPointer replaces the string value at an RFC 6901 pointer, if present.
+func setPointer(v any, ptr, val string) {
+	parts := strings.Split(ptr, "/")[1:]
+	for i, raw := range parts {
+		key := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
+		last := i == len(parts)-1
+		switch x := v.(type) {
+		case map[string]any:
+			e, ok := x[key]
+			if !ok {
+				return
+			}
+			if last {
+				if _, isStr := e.(string); isStr {
+					x[key] = val
+				}
+				return
+			}
+			v = e
+		case []any:
+			var n int
+			if _, err := fmt.Sscanf(key, "%d", &n); err != nil || n < 0 || n >= len(x) {
+				return
+			}
+			if last {
+				if _, isStr := x[n].(string); isStr {
+					x[n] = val
+				}
+				return
+			}
+			v = x[n]
+		default:
+			return
+		}
+	}
+}
+
+// Execute carries out changes: every write is atomic (a temporary file
+// renamed over the target), and the state is saved last, so an interrupted
+// run leaves each file old or new and the next run converges.
+func Execute(changes []Change, st *State, opts Options) error {
+	var conflicts []Change
+	for _, c := range changes {
+		if c.Action == Conflict {
+			conflicts = append(conflicts, c)
+		}
+	}
+	if len(conflicts) > 0 {
+		return &ConflictError{Changes: conflicts}
+	}
+	for _, c := range changes {
+		full := filepath.Join(opts.Root, filepath.FromSlash(c.Path))
+		switch {
+		case c.remove:
+			if err := os.Remove(full); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("pruning %s: %w", c.Path, err)
+			}
+		case c.data != nil:
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				return fmt.Errorf("writing %s: %w", c.Path, err)
+			}
+			if err := renameio.WriteFile(full, c.data, c.mode); err != nil {
+				return fmt.Errorf("writing %s: %w", c.Path, err)
+			}
+			// renameio keeps an existing file's mode; agyconf's is fixed.
+			if err := os.Chmod(full, c.mode); err != nil {
+				return fmt.Errorf("writing %s: %w", c.Path, err)
+			}
+		}
+		switch c.Action {
+		case Prune:
+			delete(st.Files, c.Path)
+		case Keep:
+			// still recorded: a later render may prune it once restored
+		default:
+			if c.state != nil {
+				st.Files[c.Path] = c.state
+			}
+		}
+	}
+	return st.Save(opts.StatePath)
+}

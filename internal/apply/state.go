@@ -1,0 +1,83 @@
+// Package apply brings live files in line with a render plan: it decides,
+// per document, whether to create, update, keep or prune it, refuses to
+// touch what agyconf does not own, and records what it wrote.
+package apply
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/google/renameio/v2"
+)
+
+// StateVersion is bumped when the state file's shape changes.
+const StateVersion = 1
+
+// State is what agyconf wrote last under one root: per file, the hash of
+// its content with secrets replaced by a placeholder, never of a secret.
+type State struct {
+	Version int                   `json:"version"`
+	Files   map[string]*FileState `json:"files"`
+}
+
+// FileState records one owned document.
+type FileState struct {
+	// SHA256 is the hash of the redacted content (see redactedHash).
+	SHA256 string `json:"sha256"`
+	// Block is set when agyconf owns only a managed block of the file.
+	Block bool `json:"block,omitempty"`
+	// Secrets lists the JSON pointers of string values that held secrets;
+	// they are replaced by a placeholder before hashing.
+	Secrets []string `json:"secrets,omitempty"`
+}
+
+// LoadState reads a state file; a missing file is an empty state.
+func LoadState(path string) (*State, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &State{Version: StateVersion, Files: map[string]*FileState{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading state: %w", err)
+	}
+	var s State
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("state file %s is not valid JSON: %w; move it aside to start over (agyconf will then treat every existing file as not its own)", path, err)
+	}
+	if s.Version != StateVersion {
+		return nil, fmt.Errorf("state file %s has version %d; this agyconf reads version %d", path, s.Version, StateVersion)
+	}
+	if s.Files == nil {
+		s.Files = map[string]*FileState{}
+	}
+	return &s, nil
+}
+
+// Save writes the state atomically, in the canonical JSON form.
+func (s *State) Save(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("writing state: %w", err)
+	}
+	for _, f := range s.Files {
+		sort.Strings(f.Secrets)
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := renameio.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing state: %w", err)
+	}
+	return nil
+}
+
+func sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}

@@ -1,0 +1,7 @@
+acp { # ERROR @5: Missing required argument
+  gcp_project = "p"
+}
+
+acp { # ERROR @1: Duplicate acp
+  auth_type = "api-key"
+}

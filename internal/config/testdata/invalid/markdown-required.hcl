@@ -1,0 +1,12 @@
+# Subagents need a description and a body; workflows a body.
+agent "a" { # ERROR @11: Missing required argument # ERROR @11: Missing required argument
+  model = "m"
+}
+
+workflow "w" { # ERROR @14: Missing required argument
+  description = "d"
+}
+
+workflow "blank" {
+  body = "   " # ERROR @10: Empty value
+}

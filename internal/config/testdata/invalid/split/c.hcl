@@ -1,0 +1,3 @@
+agyconf { # ERROR @1: Duplicate agyconf
+  scope = "global"
+}

@@ -1,0 +1,3 @@
+# Skipped: names starting with a dot are not config files. If it were read,
+# this would be an error.
+not_a_block {}

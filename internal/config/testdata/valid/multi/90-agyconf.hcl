@@ -1,0 +1,4 @@
+agyconf {
+  product     = "cli"
+  agy_version = "1.1.26"
+}

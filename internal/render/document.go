@@ -1,0 +1,238 @@
+// Package render turns a model into the documents Antigravity reads. It is
+// a pure function of the model and the layout: it reads no file, looks
+// nothing up on the machine and never writes, so the same input gives the
+// same documents anywhere.
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"github.com/agyconf/agyconf/internal/model"
+)
+
+// Kind says how a document's bytes relate to the file on disk.
+type Kind int
+
+const (
+	// Whole documents are the entire file.
+	Whole Kind = iota
+	// ManagedBlock documents are the text between agyconf's marker lines
+	// inside a file that is otherwise the user's (the global GEMINI.md).
+	ManagedBlock
+)
+
+// Modes agyconf writes. Fixed, so output does not depend on the umask.
+const (
+	ModeFile       fs.FileMode = 0o644
+	ModeExecutable fs.FileMode = 0o755
+	// ModeSecret is used for every document that holds a secret or an
+	// inline credential: env, headers and oauth values.
+	ModeSecret fs.FileMode = 0o600
+)
+
+// Document is one file agyconf wants on disk.
+type Document struct {
+	// Path is relative to the render root, with forward slashes.
+	Path string
+	Kind Kind
+	Mode fs.FileMode
+	// Schema names the embedded schema the document (JSON) or its
+	// frontmatter (markdown) must satisfy; "" for copied files.
+	Schema string
+	// JSON is the value of a JSON document: maps, slices, strings, bools,
+	// numbers, and model.Str for strings that may hold secrets.
+	JSON any
+	// Text is the content of every other document.
+	Text []byte
+}
+
+// SecretReader returns the content of a secret file. Render never calls
+// one; writers pass the real reader, everything else a redacting one.
+type SecretReader func(path string) (string, error)
+
+// Redact is the SecretReader for every output a person or a log may see.
+func Redact(string) (string, error) { return "<secret>", nil }
+
+// Bytes returns the document's content with secrets resolved by read.
+func (d *Document) Bytes(read SecretReader) ([]byte, error) {
+	if d.JSON == nil {
+		return d.Text, nil
+	}
+	v, err := resolve(d.JSON, read)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Path, err)
+	}
+	return encodeJSON(v)
+}
+
+// HasSecrets reports whether the document refers to secret files.
+func (d *Document) HasSecrets() bool {
+	found := false
+	walk(d.JSON, func(s model.Str) {
+		if s.HasSecret() {
+			found = true
+		}
+	})
+	return found
+}
+
+func walk(v any, f func(model.Str)) {
+	switch x := v.(type) {
+	case model.Str:
+		f(x)
+	case map[string]any:
+		for _, e := range x {
+			walk(e, f)
+		}
+	case []any:
+		for _, e := range x {
+			walk(e, f)
+		}
+	}
+}
+
+// resolve returns a copy of v with every model.Str replaced by its text.
+func resolve(v any, read SecretReader) (any, error) {
+	switch x := v.(type) {
+	case model.Str:
+		var b bytes.Buffer
+		for _, p := range x {
+			if p.SecretFile == "" {
+				b.WriteString(p.Text)
+				continue
+			}
+			s, err := read(p.SecretFile)
+			if err != nil {
+				return nil, fmt.Errorf("reading secret: %w", err)
+			}
+			b.WriteString(s)
+		}
+		return b.String(), nil
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			r, err := resolve(e, read)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = r
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			r, err := resolve(e, read)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = r
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// encodeJSON writes the canonical form every JSON document uses: keys
+// sorted (encoding/json sorts map keys), two-space indent, no HTML
+// escaping, one trailing newline.
+func encodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Plan is every document one config renders to, sorted by path.
+type Plan struct {
+	Documents []*Document
+}
+
+func (p *Plan) add(d *Document) { p.Documents = append(p.Documents, d) }
+
+func (p *Plan) sort() {
+	sort.Slice(p.Documents, func(i, j int) bool { return p.Documents[i].Path < p.Documents[j].Path })
+}
+
+// Placeholder replaces a whole string value that holds a secret wherever a
+// document is hashed or shown.
+const Placeholder = "<secret>"
+
+// SecretPointers returns the JSON pointers (RFC 6901) of the string values
+// that hold a secret, sorted.
+func (d *Document) SecretPointers() []string {
+	var out []string
+	var visit func(v any, ptr string)
+	visit = func(v any, ptr string) {
+		switch x := v.(type) {
+		case model.Str:
+			if x.HasSecret() {
+				out = append(out, ptr)
+			}
+		case map[string]any:
+			for k, e := range x {
+				visit(e, ptr+"/"+escapePointer(k))
+			}
+		case []any:
+			for i, e := range x {
+				visit(e, fmt.Sprintf("%s/%d", ptr, i))
+			}
+		}
+	}
+	visit(d.JSON, "")
+	sort.Strings(out)
+	return out
+}
+
+func escapePointer(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '~':
+			b = append(b, '~', '0')
+		case '/':
+			b = append(b, '~', '1')
+		default:
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
+}
+
+// Redacted returns the document's JSON value with every string that holds
+// a secret replaced whole by Placeholder: the form that is hashed and
+// shown.
+func (d *Document) Redacted() any {
+	v, _ := resolve(redactWhole(d.JSON), func(string) (string, error) { return "", nil })
+	return v
+}
+
+func redactWhole(v any) any {
+	switch x := v.(type) {
+	case model.Str:
+		if x.HasSecret() {
+			return Placeholder
+		}
+		return x
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = redactWhole(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = redactWhole(e)
+		}
+		return out
+	}
+	return v
+}
