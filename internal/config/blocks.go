@@ -575,7 +575,16 @@ func (d *decoder) decodeSkillIn(b *hcl.Block, s seen, ns string) *model.Skill {
 			case !isFile(filepath.Join(full, "SKILL.md")):
 				d.errorf(source.Expr.Range(), "Invalid source", "%s must be a folder holding SKILL.md; a flat skills/<name>.md is never discovered by Antigravity.", p)
 			default:
-				sk.Source = full
+				files, err := readSkillFolder(full)
+				if err != nil {
+					d.errorf(source.Expr.Range(), "Invalid source", "%s", err)
+					break
+				}
+				if msg := checkSkillMD(files, name); msg != "" {
+					d.errorf(source.Expr.Range(), "Invalid source", "%s/SKILL.md: %s", p, msg)
+					break
+				}
+				sk.Source, sk.Files = full, files
 			}
 		}
 	}

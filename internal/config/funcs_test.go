@@ -218,7 +218,7 @@ func TestAbspathRelativeConfig(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "cfg", "skills", "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "cfg", "skills", "x", "SKILL.md"), []byte("---\nname: x\n---\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "cfg", "skills", "x", "SKILL.md"), []byte("---\nname: x\ndescription: Test skill\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	src := "mcp_server \"m\" {\n  command = abspath(\"bin/server\")\n}\nskill \"x\" {\n  source = \"skills/x\"\n}\n"

@@ -224,8 +224,21 @@ type Skill struct {
 	Body        string `json:"body,omitempty"`
 	// Source is an absolute folder whose contents become the skill folder;
 	// its SKILL.md carries the frontmatter.
-	Source string    `json:"source,omitempty"`
-	Range  hcl.Range `json:"-"`
+	Source string `json:"source,omitempty"`
+	// Files are the source folder's files, read while decoding so that
+	// render stays a pure function of the model.
+	Files []File    `json:"files,omitempty"`
+	Range hcl.Range `json:"-"`
+}
+
+// File is one file of a skill's source folder.
+type File struct {
+	// Path is relative to the folder, with forward slashes.
+	Path       string `json:"path"`
+	Data       []byte `json:"-"`
+	Executable bool   `json:"executable,omitempty"`
+	// SHA256 of Data, so model dumps show what was read without the bytes.
+	SHA256 string `json:"sha256"`
 }
 
 // Rule triggers as agy spells them.
