@@ -134,7 +134,18 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	}
 	c.state = &FileState{SHA256: wantHash, Block: d.Kind == render.ManagedBlock, Secrets: secrets}
 
-	// The current content of the part agyconf would own, hashed the same way.
+	// What agyconf would write, secrets read: comparing it with the live
+	// bytes in memory finds a rotated secret without ever hashing one.
+	data, err := d.Bytes(opts.Secrets)
+	if err != nil {
+		return c, err
+	}
+	if d.Kind == render.ManagedBlock {
+		data = spliceBlock(l.data, data)
+	}
+
+	// The live content of the part agyconf would own, hashed the way the
+	// state records it: canonical, secrets redacted.
 	var liveHash string
 	var haveLive bool
 	if l.exists {
@@ -144,18 +155,22 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 		}
 	}
 
+	upToDate := haveLive && bytes.Equal(l.data, data) && (l.mode == d.Mode || d.Kind == render.ManagedBlock)
 	switch {
 	case !haveLive && owned != nil:
 		c.Action = Recreate
 	case !haveLive:
 		c.Action = Create
-	case liveHash == wantHash && owned == nil:
-		c.Action = Adopt
-	case liveHash == wantHash && l.mode == d.Mode || liveHash == wantHash && d.Kind == render.ManagedBlock:
+	case upToDate && owned == nil:
+		c.Action = Adopt // already right: only the state learns about it
+		return c, nil
+	case upToDate:
 		c.Action = Unchanged
 		return c, nil
+	case liveHash == wantHash && owned == nil:
+		c.Action = Adopt // the same content, formatted or moded otherwise
 	case liveHash == wantHash:
-		c.Action = Update // only the mode differs
+		c.Action = Update // formatting, mode or a secret's value differs
 	case owned == nil:
 		c.Action, c.Reason = Conflict, "exists and was not written by agyconf; move it aside or merge it into the config"
 		return c, nil
@@ -164,16 +179,6 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 		return c, nil
 	default:
 		c.Action = Update
-	}
-	if c.Action == Adopt && secrets == nil && l.mode == d.Mode {
-		return c, nil // already right: only the state learns about it
-	}
-	data, err := d.Bytes(opts.Secrets)
-	if err != nil {
-		return c, err
-	}
-	if d.Kind == render.ManagedBlock {
-		data = spliceBlock(l.data, data)
 	}
 	c.data = data
 	return c, nil

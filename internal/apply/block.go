@@ -95,10 +95,9 @@ func removeBlock(file []byte) []byte {
 		return file
 	}
 	out := append([]byte(nil), file[:s-len(blockBegin)-1]...)
-	rest := file[e+len(blockEnd)+min(1, len(file)-e-len(blockEnd)):]
-	if len(rest) == 0 {
-		// Drop the blank line spliceBlock put before a block it appended.
-		out = bytes.TrimSuffix(out, []byte("\n"))
+	if bytes.HasSuffix(out, []byte("\n\n")) {
+		// Drop the blank line spliceBlock puts before a block it appends.
+		out = out[:len(out)-1]
 	}
-	return append(out, rest...)
+	return append(out, file[e+len(blockEnd)+min(1, len(file)-e-len(blockEnd)):]...)
 }

@@ -301,6 +301,21 @@ func (r *renderer) skill(s *model.Skill, dir string) {
 		return
 	}
 	base := path.Join(dir, s.Name)
+	if len(s.Files) > 0 {
+		// A source folder is copied as it is; only its SKILL.md has a
+		// schema (the decoder checked its frontmatter already).
+		for _, f := range s.Files {
+			d := &Document{Path: path.Join(base, f.Path), Mode: ModeFile, Text: f.Data}
+			if f.Executable {
+				d.Mode = ModeExecutable
+			}
+			if f.Path == "SKILL.md" {
+				d.Schema = SchemaSkill
+			}
+			r.plan.add(d)
+		}
+		return
+	}
 	fm := frontmatter{{"name", s.Name}, {"description", s.Description}}
 	r.markdown(path.Join(base, "SKILL.md"), SchemaSkill, fm, s.Body)
 }
@@ -327,8 +342,13 @@ func (r *renderer) rules() {
 			r.errorf(rule.Range, "Trigger not possible here", "Global rules are written into %s, which Antigravity always reads whole: trigger %q cannot be honoured there. Use trigger \"always_on\", or put the rule in a workspace config or a plugin.", file, rule.Trigger)
 		}
 	}
+	type entry struct{ Name, Body string }
+	entries := make([]entry, len(r.cfg.Rules))
+	for i, rule := range r.cfg.Rules {
+		entries[i] = entry{rule.Name, strings.TrimRight(rule.Body, "\n")}
+	}
 	var b bytes.Buffer
-	if err := r.tmpl.ExecuteTemplate(&b, "global-rules.md.tmpl", map[string]any{"Rules": r.cfg.Rules}); err != nil {
+	if err := r.tmpl.ExecuteTemplate(&b, "global-rules.md.tmpl", map[string]any{"Rules": entries}); err != nil {
 		panic(fmt.Sprintf("render: global rules template: %v", err))
 	}
 	r.plan.add(&Document{Path: file, Kind: ManagedBlock, Mode: ModeFile, Text: b.Bytes()})

@@ -1,0 +1,345 @@
+package apply
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/render"
+)
+
+// env is one root and its state file.
+type env struct {
+	t       *testing.T
+	root    string
+	opts    Options
+	secrets map[string]string
+}
+
+func newEnv(t *testing.T) *env {
+	root := t.TempDir()
+	e := &env{t: t, root: root, secrets: map[string]string{"/run/secrets/t": "tok-1"}}
+	e.opts = Options{Root: root, StatePath: filepath.Join(root, ".local/state/agyconf/state.json"), Secrets: func(p string) (string, error) {
+		s, ok := e.secrets[p]
+		if !ok {
+			return "", os.ErrNotExist
+		}
+		return s, nil
+	}}
+	return e
+}
+
+// run applies plan and returns the action per path, or the error.
+func (e *env) run(plan *render.Plan) (map[string]Action, error) {
+	e.t.Helper()
+	st, err := LoadState(e.opts.StatePath)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	changes, err := Decide(plan, st, e.opts)
+	if err != nil {
+		return nil, err
+	}
+	got := map[string]Action{}
+	for _, c := range changes {
+		got[c.Path] = c.Action
+	}
+	return got, Execute(changes, st, e.opts)
+}
+
+func (e *env) read(p string) string {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.root, p))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (e *env) write(p, s string) {
+	e.t.Helper()
+	full := filepath.Join(e.root, p)
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func textDoc(p, s string) *render.Document {
+	return &render.Document{Path: p, Mode: render.ModeFile, Text: []byte(s)}
+}
+
+func mcpDoc(token model.Str) *render.Document {
+	return &render.Document{Path: "cfg/mcp_config.json", Mode: render.ModeSecret, JSON: map[string]any{
+		"mcpServers": map[string]any{"gh": map[string]any{"command": "gh", "env": map[string]any{"TOKEN": token}}},
+	}}
+}
+
+func plan(docs ...*render.Document) *render.Plan { return &render.Plan{Documents: docs} }
+
+func wantActions(t *testing.T, got map[string]Action, want map[string]Action) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("actions (-want +got):\n%s", diff)
+	}
+}
+
+// TestLifecycle walks one file through the decision table: create,
+// unchanged, update, edited (conflict), deleted (recreate), prune.
+func TestLifecycle(t *testing.T) {
+	e := newEnv(t)
+	got, err := e.run(plan(textDoc("a.md", "one\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, got, map[string]Action{"a.md": Create})
+
+	got, _ = e.run(plan(textDoc("a.md", "one\n")))
+	wantActions(t, got, map[string]Action{"a.md": Unchanged})
+
+	got, _ = e.run(plan(textDoc("a.md", "two\n")))
+	wantActions(t, got, map[string]Action{"a.md": Update})
+	if s := e.read("a.md"); s != "two\n" {
+		t.Errorf("a.md = %q after update", s)
+	}
+
+	e.write("a.md", "edited by hand\n")
+	got, err = e.run(plan(textDoc("a.md", "three\n")))
+	var ce *ConflictError
+	if !errors.As(err, &ce) || got["a.md"] != Conflict {
+		t.Fatalf("edited file: got %v, %v; want a conflict", got, err)
+	}
+	if s := e.read("a.md"); s != "edited by hand\n" {
+		t.Errorf("a conflict changed the file: %q", s)
+	}
+
+	if err := os.Remove(filepath.Join(e.root, "a.md")); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = e.run(plan(textDoc("a.md", "three\n")))
+	wantActions(t, got, map[string]Action{"a.md": Recreate})
+
+	got, _ = e.run(plan())
+	wantActions(t, got, map[string]Action{"a.md": Prune})
+	if _, err := os.Stat(filepath.Join(e.root, "a.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("pruned file still there: %v", err)
+	}
+}
+
+// TestForeignFiles: a file agyconf did not write is adopted when it already
+// holds what agyconf wants, refused otherwise, and never changed.
+func TestForeignFiles(t *testing.T) {
+	e := newEnv(t)
+	e.write("same.md", "x\n")
+	e.write("other.md", "mine\n")
+	got, err := e.run(plan(textDoc("same.md", "x\n"), textDoc("other.md", "theirs\n"), textDoc("new.md", "n\n")))
+	wantActions(t, got, map[string]Action{"same.md": Adopt, "other.md": Conflict, "new.md": Create})
+	var ce *ConflictError
+	if !errors.As(err, &ce) || len(ce.Changes) != 1 || !strings.Contains(ce.Error(), "other.md") {
+		t.Fatalf("want one conflict naming other.md, got %v", err)
+	}
+	if e.read("other.md") != "mine\n" {
+		t.Error("the foreign file was changed")
+	}
+	if _, err := os.Stat(filepath.Join(e.root, "new.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a run with a conflict wrote another file")
+	}
+	// Once the conflict is resolved the adopted file counts as agyconf's.
+	if err := os.Remove(filepath.Join(e.root, "other.md")); err != nil {
+		t.Fatal(err)
+	}
+	got, err = e.run(plan(textDoc("same.md", "x\n"), textDoc("other.md", "theirs\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, got, map[string]Action{"same.md": Adopt, "other.md": Create})
+	got, _ = e.run(plan(textDoc("same.md", "y\n"), textDoc("other.md", "theirs\n")))
+	wantActions(t, got, map[string]Action{"same.md": Update, "other.md": Unchanged})
+}
+
+// TestStaleEdited: a file agyconf wrote, edited, then dropped from the
+// config is kept and stays recorded.
+func TestStaleEdited(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.run(plan(textDoc("a.md", "one\n"))); err != nil {
+		t.Fatal(err)
+	}
+	e.write("a.md", "mine now\n")
+	got, err := e.run(plan())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, got, map[string]Action{"a.md": Keep})
+	if e.read("a.md") != "mine now\n" {
+		t.Error("an edited stale file was changed")
+	}
+}
+
+// TestSecretsNeverHashed: the state holds the hash of the redacted form;
+// a new secret value changes nothing on disk, and a moved secret is an
+// update, not a conflict.
+func TestSecretsNeverHashed(t *testing.T) {
+	e := newEnv(t)
+	secret := model.Str{{SecretFile: "/run/secrets/t"}}
+	if _, err := e.run(plan(mcpDoc(secret))); err != nil {
+		t.Fatal(err)
+	}
+	if s := e.read("cfg/mcp_config.json"); !strings.Contains(s, `"TOKEN": "tok-1"`) {
+		t.Fatalf("secret not written:\n%s", s)
+	}
+	st, _ := os.Stat(filepath.Join(e.root, "cfg/mcp_config.json"))
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %o, want 0600", st.Mode().Perm())
+	}
+	state := e.read(".local/state/agyconf/state.json")
+	if strings.Contains(state, "tok-1") || !strings.Contains(state, "/mcpServers/gh/env/TOKEN") {
+		t.Errorf("state leaks the secret or lacks its pointer:\n%s", state)
+	}
+	got, err := e.run(plan(mcpDoc(secret)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, got, map[string]Action{"cfg/mcp_config.json": Unchanged})
+	// A rotated secret is found by comparing bytes in memory, and the file
+	// is agyconf's (its redacted hash is the recorded one): an update.
+	e.secrets["/run/secrets/t"] = "tok-2"
+	got, _ = e.run(plan(mcpDoc(secret)))
+	wantActions(t, got, map[string]Action{"cfg/mcp_config.json": Update})
+	if s := e.read("cfg/mcp_config.json"); !strings.Contains(s, `"TOKEN": "tok-2"`) {
+		t.Errorf("rotated secret not written:\n%s", s)
+	}
+	// The value becomes a literal: an update of agyconf's own file.
+	got, err = e.run(plan(mcpDoc(model.Str{{Text: "literal"}})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, got, map[string]Action{"cfg/mcp_config.json": Update})
+	// An unreadable secret stops the run before anything is written.
+	e.secrets = map[string]string{}
+	if _, err := e.run(plan(mcpDoc(secret), textDoc("b.md", "b\n"))); err == nil {
+		t.Error("an unreadable secret must be an error")
+	}
+	if _, err := os.Stat(filepath.Join(e.root, "b.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a failed run wrote a file")
+	}
+}
+
+// TestJSONCanonical: reformatting a JSON file agyconf wrote (indentation,
+// key order) is not an edit.
+func TestJSONCanonical(t *testing.T) {
+	e := newEnv(t)
+	d := &render.Document{Path: "h.json", Mode: render.ModeFile, JSON: map[string]any{"b": 1, "a": []any{"x"}}}
+	if _, err := e.run(plan(d)); err != nil {
+		t.Fatal(err)
+	}
+	e.write("h.json", `{"a":["x"],   "b":1}`)
+	got, err := e.run(plan(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, got, map[string]Action{"h.json": Update}) // only the mode/bytes are restored
+	if e.read("h.json") != "{\n  \"a\": [\n    \"x\"\n  ],\n  \"b\": 1\n}\n" {
+		t.Errorf("not rewritten canonically:\n%s", e.read("h.json"))
+	}
+}
+
+// TestInvalidLiveJSON: a live JSON file agyconf cannot parse is never
+// overwritten, and the error names line and column.
+func TestInvalidLiveJSON(t *testing.T) {
+	e := newEnv(t)
+	d := &render.Document{Path: "h.json", Mode: render.ModeFile, JSON: map[string]any{"a": 1}}
+	if _, err := e.run(plan(d)); err != nil {
+		t.Fatal(err)
+	}
+	e.write("h.json", "{\n  \"a\": 1,\n}\n")
+	_, err := e.run(plan(&render.Document{Path: "h.json", Mode: render.ModeFile, JSON: map[string]any{"a": 2}}))
+	if err == nil || !strings.Contains(err.Error(), "line 3, column") {
+		t.Fatalf("want an error with the position, got %v", err)
+	}
+}
+
+// TestSymlink: agyconf never writes through a symbolic link.
+func TestSymlink(t *testing.T) {
+	e := newEnv(t)
+	target := filepath.Join(e.root, "elsewhere.md")
+	e.write("elsewhere.md", "theirs\n")
+	if err := os.Symlink(target, filepath.Join(e.root, "a.md")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.run(plan(textDoc("a.md", "ours\n")))
+	wantActions(t, got, map[string]Action{"a.md": Conflict})
+	if err == nil || e.read("elsewhere.md") != "theirs\n" {
+		t.Errorf("wrote through a link: %v", err)
+	}
+}
+
+// TestManagedBlock: agyconf owns only the text between its markers; the
+// user's text around them survives every render and the block's removal.
+func TestManagedBlock(t *testing.T) {
+	e := newEnv(t)
+	block := func(s string) *render.Document {
+		return &render.Document{Path: "GEMINI.md", Kind: render.ManagedBlock, Mode: render.ModeFile, Text: []byte(s)}
+	}
+	user := "# My notes\n\nBe brief.\n"
+	e.write("GEMINI.md", user)
+	got, err := e.run(plan(block("## rule\n\nOne.\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, got, map[string]Action{"GEMINI.md": Create})
+	want := user + "\n" + blockBegin + "\n## rule\n\nOne.\n" + blockEnd + "\n"
+	if s := e.read("GEMINI.md"); s != want {
+		t.Fatalf("after create:\n%s\nwant:\n%s", s, want)
+	}
+	// The user adds text after the block; an update keeps it.
+	e.write("GEMINI.md", e.read("GEMINI.md")+"More notes.\n")
+	if _, err := e.run(plan(block("## rule\n\nTwo.\n"))); err != nil {
+		t.Fatal(err)
+	}
+	if s := e.read("GEMINI.md"); !strings.HasPrefix(s, user) || !strings.HasSuffix(s, blockEnd+"\nMore notes.\n") || !strings.Contains(s, "Two.") {
+		t.Fatalf("after update:\n%s", s)
+	}
+	// Editing inside the block is a conflict.
+	e.write("GEMINI.md", strings.Replace(e.read("GEMINI.md"), "Two.", "Mine.", 1))
+	if got, _ := e.run(plan(block("## rule\n\nThree.\n"))); got["GEMINI.md"] != Conflict {
+		t.Errorf("edit inside the block: got %v", got)
+	}
+	e.write("GEMINI.md", strings.Replace(e.read("GEMINI.md"), "Mine.", "Two.", 1))
+	// Dropping every global rule removes the block and only the block.
+	if _, err := e.run(plan()); err != nil {
+		t.Fatal(err)
+	}
+	if s := e.read("GEMINI.md"); s != user+"More notes.\n" {
+		t.Errorf("after prune:\n%q", s)
+	}
+}
+
+func TestSpliceBlockShapes(t *testing.T) {
+	wrapped := blockBegin + "\nB\n" + blockEnd + "\n"
+	for _, tc := range []struct{ name, file, want string }{
+		{"empty", "", wrapped},
+		{"no-newline", "text", "text\n\n" + wrapped},
+		{"replace-middle", "a\n" + blockBegin + "\nold\n" + blockEnd + "\nz\n", "a\n" + wrapped + "z\n"},
+		{"replace-at-eof-without-newline", "a\n" + blockBegin + "\nold\n" + blockEnd, "a\n" + wrapped},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(spliceBlock([]byte(tc.file), []byte("B\n"))); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if _, _, err := extractBlock([]byte(blockEnd + "\n" + blockBegin + "\n")); err == nil {
+		t.Error("markers out of order must be an error")
+	}
+	if _, _, err := extractBlock(bytes.Repeat([]byte(blockBegin+"\n"+blockEnd+"\n"), 2)); err == nil {
+		t.Error("two blocks must be an error")
+	}
+}

@@ -1,0 +1,150 @@
+# Every block that has a place in global scope.
+agyconf {
+  scope       = "global"
+  agy_version = "1.5.0"
+}
+
+tools {
+  github-mcp-server = "/opt/bin/github-mcp-server"
+  audit             = "/opt/audit tools/audit"
+}
+
+mcp_server "github" {
+  command = "github-mcp-server"
+  args    = ["stdio", "--token", secret_file("/run/secrets/gh-arg")]
+  env     = { GITHUB_TOKEN = secret_file("/run/secrets/github"), LOG = "info" }
+}
+
+mcp_server "linear" {
+  server_url         = "https://mcp.linear.app/sse"
+  headers            = { Authorization = "Bearer ${secret_file("/run/secrets/linear")}" }
+  auth_provider_type = "google_credentials"
+  disabled_tools     = ["delete_issue"]
+  oauth {
+    client_id     = "linear-client"
+    client_secret = secret_file("/run/secrets/linear-oauth")
+  }
+}
+
+mcp_server "off" {
+  command  = "off-mcp"
+  disabled = true
+}
+
+hook "audit" {
+  pre_tool_use {
+    matcher = "run_command"
+    command = "audit --event pre"
+    timeout = 5
+  }
+  pre_tool_use {
+    matcher = "write_to_file|replace_file_content"
+    handler {
+      command = "/usr/local/bin/lint"
+      timeout = 10
+    }
+    handler {
+      command = "notify-send 'file written'"
+    }
+  }
+  post_tool_use {
+    matcher = "*"
+    command = "audit --event post"
+  }
+  pre_invocation {
+    command = "audit --event invocation"
+    timeout = 2
+  }
+  post_invocation {
+    type    = "prompt"
+    prompt  = "Did the last step follow the plan?"
+    model   = "flash"
+  }
+  stop {
+    command = "audit --event stop"
+  }
+  session_start {
+    command = "audit --event start"
+  }
+}
+
+hook "paused" {
+  enabled = false
+  stop {
+    command = "true"
+  }
+}
+
+skill "release-notes" {
+  description = "Write release notes: the \"what changed\" of a release, yes or no"
+  body        = "1. Find the last tag.\n2. List merged pull requests.\n\n"
+}
+
+skill "pdf-tools" {
+  source = "skills/pdf-tools"
+}
+
+rule "house-style" {
+  body = "Prefer small functions."
+}
+
+rule "security" {
+  trigger = "always_on"
+  body    = "Never print secrets."
+}
+
+agent "reviewer" {
+  description              = "Reviews diffs"
+  body                     = "You review diffs."
+  model                    = "inherit"
+  tools                    = ["view_file", "grep_search"]
+  mcp_servers              = ["github"]
+  skills                   = ["release-notes"]
+  main_agent               = false
+  subagent                 = true
+  command_execution_policy = "sandbox"
+  hidden                   = false
+  inherit_mcp              = true
+}
+
+workflow "release" {
+  description = "Cut a release"
+  body        = "1. Tag.\n2. Push."
+}
+
+permissions {
+  allow = ["command(git *)", "mcp(github/*)", "read_file"]
+  ask   = ["command(git push *)"]
+  deny  = ["command(rm -rf *)"]
+}
+
+settings {
+  toolPermission = "request-review"
+  statusLine     = { enabled = true, format = "{model}" }
+}
+
+plugin "team-tools" {
+  description = "Our shared tools"
+  logo        = "logo.png"
+  mcp_server "docs" {
+    command = "docs-mcp"
+  }
+  hook "team-audit" {
+    stop {
+      command = "team-audit"
+    }
+  }
+  skill "triage" {
+    description = "Triage an issue"
+    body        = "Label it."
+  }
+  rule "team-rule" {
+    trigger = "glob"
+    globs   = ["**/*.go", "*.mod"]
+    body    = "Go rules."
+  }
+  agent "helper" {
+    description = "Helps"
+    body        = "You help."
+  }
+}

@@ -1,0 +1,2 @@
+#!/bin/sh
+pdftotext "$1" -
