@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/agyconf/agyconf/internal/render"
 )
 
@@ -359,25 +357,24 @@ func Execute(changes []Change, st *State, opts Options) error {
 	if len(conflicts) > 0 {
 		return &ConflictError{Changes: conflicts}
 	}
+	b := &batch{root: opts.Root}
 	for _, c := range changes {
 		full := filepath.Join(opts.Root, filepath.FromSlash(c.Path))
 		switch {
 		case c.remove:
-			if err := os.Remove(full); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("pruning %s: %w", c.Path, err)
-			}
+			b.remove(full)
 		case c.data != nil:
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				return fmt.Errorf("writing %s: %w", c.Path, err)
-			}
-			if err := renameio.WriteFile(full, c.data, c.mode); err != nil {
-				return fmt.Errorf("writing %s: %w", c.Path, err)
-			}
-			// renameio keeps an existing file's mode; agyconf's is fixed.
-			if err := os.Chmod(full, c.mode); err != nil {
+			if err := b.write(full, c.data, c.mode); err != nil {
+				b.abort()
 				return fmt.Errorf("writing %s: %w", c.Path, err)
 			}
 		}
+	}
+	if err := b.commit(); err != nil {
+		b.abort()
+		return err
+	}
+	for _, c := range changes {
 		switch c.Action {
 		case Prune:
 			delete(st.Files, c.Path)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/internal/model"
@@ -99,7 +100,7 @@ func checkSkillMD(files []model.File, name string) string {
 		if err != nil {
 			return fmt.Sprintf("the frontmatter is not valid YAML: %v", err)
 		}
-		if d, ok := m["description"].(string); !ok || d == "" {
+		if d, ok := m["description"].(string); !ok || strings.TrimSpace(d) == "" {
 			return "the frontmatter needs a description: it is all the model sees before it decides to load the skill"
 		}
 		if n, ok := m["name"]; ok && n != name {

@@ -1,0 +1,717 @@
+package schema_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/render"
+	"github.com/agyconf/agyconf/schema"
+)
+
+// documentSchemas are the schemas of the files Antigravity reads, and
+// whether their documents are JSON or markdown with YAML frontmatter.
+var documentSchemas = map[string]string{
+	render.SchemaMCPConfig:   ".json",
+	render.SchemaHooks:       ".json",
+	render.SchemaPlugin:      ".json",
+	render.SchemaSkill:       ".md",
+	render.SchemaRule:        ".md",
+	render.SchemaAgent:       ".md",
+	render.SchemaWorkflow:    ".md",
+	render.SchemaCLISettings: ".json",
+	render.SchemaIDESettings: ".json",
+	"acp-settings":           ".json",
+}
+
+func newValidator(t *testing.T) *schema.Validator {
+	t.Helper()
+	names := make([]string, 0, len(documentSchemas))
+	for n := range documentSchemas {
+		names = append(names, n)
+	}
+	v, err := schema.NewValidator(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func validate(v *schema.Validator, name, ext string, data []byte) error {
+	if ext == ".md" {
+		return v.ValidateMarkdown(name, data)
+	}
+	return v.ValidateJSON(name, data)
+}
+
+// TestDocumentSchemasDescribed checks each document schema's header and
+// that every property it declares carries a description.
+func TestDocumentSchemasDescribed(t *testing.T) {
+	for name := range documentSchemas {
+		src, err := schema.Source(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(src, &doc); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
+			t.Errorf("%s: $schema is %v, want draft 2020-12", name, doc["$schema"])
+		}
+		if doc["$id"] != schema.URL(name) {
+			t.Errorf("%s: $id is %v, want %s", name, doc["$id"], schema.URL(name))
+		}
+		if d, _ := doc["description"].(string); d == "" {
+			t.Errorf("%s: no top-level description", name)
+		}
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				if props, ok := v["properties"].(map[string]any); ok {
+					for p, ps := range props {
+						m, ok := ps.(map[string]any)
+						if !ok {
+							t.Errorf("%s: %s/properties/%s is not an object with a description", name, path, p)
+							continue
+						}
+						if d, _ := m["description"].(string); d == "" {
+							t.Errorf("%s: %s/properties/%s has no description", name, path, p)
+						}
+					}
+				}
+				for k, e := range v {
+					walk(path+"/"+k, e)
+				}
+			case []any:
+				for i, e := range v {
+					walk(fmt.Sprintf("%s/%d", path, i), e)
+				}
+			}
+		}
+		walk("#", doc)
+	}
+}
+
+// want is one expected finding of an invalid fixture: a line of its
+// sidecar .want file, "LINE:COLUMN POINTER MESSAGE-PART", with "-" for
+// the empty pointer.
+type want struct {
+	line, col int
+	pointer   string
+	part      string
+}
+
+func (w want) String() string {
+	return fmt.Sprintf("%d:%d %s %q", w.line, w.col, w.pointer, w.part)
+}
+
+func readWant(t *testing.T, path string) []want {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("an invalid fixture needs its expected findings: %v", err)
+	}
+	defer f.Close()
+	var out []want
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		text := sc.Text()
+		if strings.TrimSpace(text) == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		pos, rest, ok1 := strings.Cut(text, " ")
+		ptr, part, ok2 := strings.Cut(rest, " ")
+		ls, cs, ok3 := strings.Cut(pos, ":")
+		line, err1 := strconv.Atoi(ls)
+		col, err2 := strconv.Atoi(cs)
+		if !ok1 || !ok2 || !ok3 || err1 != nil || err2 != nil || part == "" {
+			t.Fatalf("%s:%d: want LINE:COLUMN POINTER MESSAGE-PART, got %q", path, n, text)
+		}
+		if ptr == "-" {
+			ptr = ""
+		}
+		out = append(out, want{line, col, ptr, part})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s lists no finding", path)
+	}
+	return out
+}
+
+// TestDocumentFixtures validates testdata/documents/<schema>/valid/* (no
+// finding) and invalid/* (exactly the findings of the sidecar .want file:
+// same count, each at its line and column, on its pointer, its message
+// containing the given text). A schema that lets a trap through fails
+// here, and so does one that reports it twice or somewhere else.
+func TestDocumentFixtures(t *testing.T) {
+	v := newValidator(t)
+	for name, ext := range documentSchemas {
+		for _, kind := range []string{"valid", "invalid"} {
+			dir := filepath.Join("testdata", "documents", name, kind)
+			files, err := filepath.Glob(filepath.Join(dir, "*"+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(files) == 0 {
+				t.Errorf("%s: no %s fixtures", dir, ext)
+			}
+			wants, _ := filepath.Glob(filepath.Join(dir, "*.want"))
+			for _, w := range wants {
+				if _, err := os.Stat(strings.TrimSuffix(w, ".want")); err != nil || kind == "valid" {
+					t.Errorf("%s: a .want file belongs next to an invalid fixture", w)
+				}
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if n := e.Name(); !strings.HasSuffix(n, ext) && !strings.HasSuffix(n, ".want") {
+					t.Errorf("%s: unexpected file %s (fixtures of %s are %s files)", dir, n, name, ext)
+				}
+			}
+			for _, f := range files {
+				t.Run(filepath.ToSlash(f), func(t *testing.T) {
+					data, err := os.ReadFile(f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					err = validate(v, name, ext, data)
+					if kind == "valid" {
+						if err != nil {
+							t.Errorf("want no finding, got %v", err)
+						}
+						return
+					}
+					checkFindings(t, err, readWant(t, f+".want"))
+				})
+			}
+		}
+	}
+}
+
+func checkFindings(t *testing.T, err error, wants []want) {
+	t.Helper()
+	var de *schema.DocumentError
+	if !errors.As(err, &de) {
+		t.Fatalf("want findings %v, got error %v", wants, err)
+	}
+	got := de.Findings
+	matched := make([]bool, len(got))
+	for _, w := range wants {
+		found := false
+		for i, f := range got {
+			if !matched[i] && f.Line == w.line && f.Column == w.col && f.Pointer == w.pointer && strings.Contains(f.Message, w.part) {
+				matched[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("no finding %v", w)
+		}
+	}
+	if len(got) != len(wants) {
+		t.Errorf("got %d findings, want %d", len(got), len(wants))
+	}
+	if t.Failed() {
+		var b strings.Builder
+		for _, f := range got {
+			fmt.Fprintf(&b, "\n\t%d:%d %s %s", f.Line, f.Column, orDash(f.Pointer), f.Message)
+		}
+		t.Logf("findings:%s", b.String())
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// TestFixturesCoverSchemas keeps the fixture tree in step with the schema
+// list: a folder per document schema and nothing else.
+func TestFixturesCoverSchemas(t *testing.T) {
+	entries, err := os.ReadDir(filepath.Join("testdata", "documents"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	var want []string
+	for n := range documentSchemas {
+		want = append(want, n)
+	}
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("testdata/documents holds %v, want %v", got, want)
+	}
+	for _, n := range schema.Names() {
+		if _, ok := documentSchemas[n]; !ok && n != schema.Input {
+			t.Errorf("schema %s has no fixtures in testdata/documents", n)
+		}
+	}
+}
+
+// renderConfigs are small configs that together use every block render
+// supports, in both scopes and all products.
+var renderConfigs = map[string]string{
+	"global-both.hcl": `
+agyconf {
+  scope       = "global"
+  product     = "both"
+  agy_version = "1.5.0"
+}
+tools {
+  agyhook = "/home/me/.nix-profile/bin/agyhook"
+  xmsg    = "/home/me/bin/x msg"
+}
+mcp_server "github" {
+  command        = "github-mcp-server"
+  args           = ["stdio", "--token", secret_file("/run/secrets/github"), 8080, true]
+  env            = { GITHUB_TOKEN = secret_file("/run/secrets/github"), HOST = "github.example.com" }
+  cwd            = "/srv/github"
+  disabled_tools = ["delete_repository"]
+}
+mcp_server "off" {
+  command  = "xmsg"
+  disabled = true
+}
+mcp_server "linear" {
+  server_url     = "https://mcp.linear.app/sse"
+  headers        = { Authorization = "Bearer ${secret_file("/run/secrets/linear")}" }
+  disabled_tools = ["delete_issue"]
+}
+mcp_server "cloud" {
+  server_url         = "https://mcp.example.run.app/mcp"
+  auth_provider_type = "google_credentials"
+}
+mcp_server "notion" {
+  server_url = "https://mcp.notion.com/mcp"
+  oauth {
+    client_id     = "agyconf"
+    client_secret = secret_file("/run/secrets/notion")
+  }
+}
+mcp_server "notion-public" {
+  server_url = "https://mcp.notion.com/public"
+  oauth { client_id = "agyconf-public" }
+}
+hook "audit" {
+  pre_tool_use {
+    matcher = "run_command"
+    command = "agyhook audit"
+    timeout = 5
+  }
+  pre_tool_use {
+    matcher = "write_to_file|replace_file_content"
+    handler { command = "/usr/local/bin/lint" }
+    handler {
+      type    = "prompt"
+      prompt  = "Does this touch generated files?"
+      model   = "gemini-flash"
+      timeout = 20
+    }
+  }
+  post_tool_use {
+    matcher = ""
+    command = "xmsg notify"
+  }
+  pre_invocation { command = "xmsg register agy --hook" }
+  post_invocation {
+    type   = "prompt"
+    prompt = "Summarise the last step."
+  }
+  stop { command = "/usr/local/bin/audit-stop" }
+  session_start { command = "/usr/local/bin/banner" }
+}
+hook "paused" {
+  enabled = false
+  stop { command = "/usr/local/bin/never" }
+}
+skill "release-notes" {
+  description = "Write release notes"
+  body        = "Read the merged pull requests."
+}
+skill "yes" {
+  description = "yes"
+  body        = "A description YAML would read as a bool unless quoted."
+}
+rule "answer-in-english" {
+  body = "Answer in English."
+}
+agent "reviewer" {
+  description              = "Reviews diffs"
+  body                     = "You review diffs."
+  model                    = "inherit"
+  tools                    = ["view_file", "grep_search"]
+  mcp_servers              = ["github"]
+  skills                   = ["release-notes"]
+  main_agent               = false
+  subagent                 = true
+  command_execution_policy = "sandbox"
+  hidden                   = false
+  inherit_mcp              = true
+}
+agent "minimal" {
+  description = "1.0"
+  body        = "You help."
+}
+workflow "ship" {
+  description = "Tag and publish"
+  body        = "1. Test.\n2. Tag."
+}
+workflow "bare" {
+  body = "Do the thing."
+}
+permissions {
+  allow = ["command(git *)", "read_file", "mcp(github/*)"]
+  ask   = ["command(git push *)", "write_file(/etc/*)"]
+  deny  = ["command(rm -rf *)", "unsandboxed", "execute_url"]
+}
+settings {
+  toolPermission          = "request-review"
+  artifactReviewPolicy    = "agent-decides"
+  agentMode               = "plan"
+  enableTerminalSandbox   = true
+  allowNonWorkspaceAccess = false
+  statusLine              = { type = "command", command = "agy-status" }
+  trustedWorkspaces       = ["/home/me/src"]
+  colorScheme             = "dark"
+  altScreenMode           = "auto"
+  model                   = "gemini-pro"
+  futureKnob              = { nested = [1, 2.5, "three", false] }
+}
+plugin "team-tools" {
+  description = "Our shared tools"
+  logo        = "assets/logo.png"
+  mcp_server "docs" {
+    command = "docs-mcp"
+    args    = ["--index", "team"]
+  }
+  mcp_server "search" {
+    server_url = "https://search.example.com/mcp"
+    headers    = { Authorization = "Bearer ${secret_file("/run/secrets/search")}" }
+  }
+  hook "guard" {
+    pre_tool_use {
+      matcher = "run_command"
+      command = "./bin/guard"
+      timeout = 10
+    }
+    session_start {
+      type   = "prompt"
+      prompt = "Remind the user of the conventions."
+    }
+  }
+  skill "triage" {
+    description = "Team triage"
+    body        = "Label the issue."
+  }
+  rule "style" {
+    trigger = "glob"
+    globs   = ["*.md", "docs/**"]
+    body    = "Wrap prose at 100 columns."
+  }
+  rule "security" {
+    trigger     = "model_decision"
+    description = "When the change touches authentication"
+    body        = "Ask before weakening a check."
+  }
+  rule "release" {
+    trigger = "manual"
+    body    = "Follow RELEASING.md."
+  }
+  rule "always" {
+    body = "Be brief."
+  }
+  agent "librarian" {
+    description = "Finds team docs"
+    body        = "Search the docs server first."
+    mcp_servers = ["docs"]
+  }
+}
+plugin "off" {
+  disabled = true
+  rule "noop" { body = "Nothing." }
+}
+`,
+	"global-cli.hcl": `
+agyconf {
+  scope   = "global"
+  product = "cli"
+}
+mcp_server "docs" { command = "docs-mcp" }
+hook "h" {
+  stop { command = "/bin/true" }
+}
+workflow "w" {
+  description = "A CLI workflow"
+  body        = "Go."
+}
+permissions { deny = ["command(rm *)"] }
+`,
+	"global-ide.hcl": `
+agyconf {
+  scope   = "global"
+  product = "ide"
+}
+mcp_server "docs" { command = "docs-mcp" }
+workflow "w" { body = "Go." }
+agent "a" {
+  description = "An IDE agent"
+  body        = "Help."
+}
+`,
+	"workspace-both.hcl": `
+agyconf {
+  scope   = "workspace"
+  product = "both"
+}
+rule "go-style" {
+  trigger     = "glob"
+  globs       = ["**/*.go", "go.mod"]
+  description = "Go files"
+  body        = "Run gofmt."
+}
+rule "review" {
+  trigger     = "model_decision"
+  description = "Apply when the user asks to commit"
+  body        = "Run the tests first."
+}
+rule "manual" {
+  trigger = "manual"
+  body    = "Only when asked."
+}
+rule "always" {
+  trigger = "always_on"
+  body    = "Answer briefly."
+}
+skill "run-tests" {
+  description = "Run the test suite"
+  body        = "Run go test ./...."
+}
+workflow "release" {
+  description = "Cut a release"
+  body        = "Tag it."
+}
+mcp_server "docs" {
+  command = "docs-mcp"
+  args    = ["--root", "."]
+}
+hook "format-on-write" {
+  post_tool_use {
+    matcher = "^(write_to_file|replace_file_content)$"
+    command = "gofmt -l ."
+    timeout = 10
+  }
+}
+agent "helper" {
+  description = "Helps"
+  body        = "Help."
+  tools       = []
+}
+permissions {
+  allow = ["command(go test *)"]
+  ask   = ["write_file"]
+}
+plugin "local" {
+  skill "lint" {
+    description = "Lint"
+    body        = "Run the linter."
+  }
+}
+`,
+	"workspace-ide.hcl": `
+agyconf {
+  scope   = "workspace"
+  product = "ide"
+}
+permissions { deny = ["read_url(http://*)"] }
+settings { agentMode = "default" }
+`,
+}
+
+// TestRenderedDocumentsValidate renders configs using every block render
+// supports, and the bundled examples, and validates every document that
+// names a schema: agyconf's own output must pass its own schemas.
+func TestRenderedDocumentsValidate(t *testing.T) {
+	v := newValidator(t)
+	dir := t.TempDir()
+	var paths []string
+	for name, src := range renderConfigs {
+		sub := filepath.Join(dir, strings.TrimSuffix(name, ".hcl"))
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, sub)
+	}
+	sort.Strings(paths)
+	paths = append(paths, "../examples/global", "../examples/workspace")
+	seen := map[string]int{}
+	for _, p := range paths {
+		cfg, diags := config.NewParser().LoadConfig(p)
+		if diags.HasErrors() {
+			t.Errorf("%s: %v", p, diags)
+			continue
+		}
+		// Render refuses harness blocks until it can expand them; the
+		// rest of the example still renders.
+		cfg.Harnesses = nil
+		plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
+		if diags.HasErrors() {
+			t.Errorf("%s: render: %v", p, diags)
+			continue
+		}
+		for _, d := range plan.Documents {
+			if d.Schema == "" {
+				continue
+			}
+			ext, ok := documentSchemas[d.Schema]
+			if !ok {
+				t.Errorf("%s: %s names schema %q, which is not a document schema", p, d.Path, d.Schema)
+				continue
+			}
+			if (d.JSON != nil) != (ext == ".json") {
+				t.Errorf("%s: %s: a %s document with schema %s", p, d.Path, map[bool]string{true: "JSON", false: "text"}[d.JSON != nil], d.Schema)
+				continue
+			}
+			data, err := d.Bytes(render.Redact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen[d.Schema]++
+			if err := validate(v, d.Schema, ext, data); err != nil {
+				t.Errorf("%s: %s: %v\n%s", p, d.Path, err, data)
+			}
+		}
+	}
+	for name := range documentSchemas {
+		if name == "acp-settings" {
+			continue // render does not write the ACP server's settings yet
+		}
+		if seen[name] == 0 {
+			t.Errorf("no rendered document used schema %s", name)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	t.Logf("validated rendered documents per schema: %v", seen)
+}
+
+// TestValidatorAPI covers what the fixtures do not: package-level
+// helpers, unknown names, validators compiled for some schemas only,
+// and the error text.
+func TestValidatorAPI(t *testing.T) {
+	if err := schema.ValidateJSON("plugin", []byte(`{"name":"ok"}`)); err != nil {
+		t.Errorf("ValidateJSON: %v", err)
+	}
+	if err := schema.ValidateMarkdown("workflow-frontmatter", []byte("---\ndescription: x\n---\nbody\n")); err != nil {
+		t.Errorf("ValidateMarkdown: %v", err)
+	}
+	err := schema.ValidateJSON("nosuch", []byte(`{}`))
+	var de *schema.DocumentError
+	if err == nil || errors.As(err, &de) || !strings.Contains(err.Error(), `no schema named "nosuch"`) {
+		t.Errorf("unknown schema: got %v", err)
+	}
+	v, err := schema.NewValidator("plugin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.ValidateJSON("hooks", []byte(`{}`)); err == nil || errors.As(err, &de) {
+		t.Errorf("schema not compiled in: got %v", err)
+	}
+	err = v.ValidateJSON("plugin", []byte("{\n  \"name\": \".x\",\n  \"name\": \"y\",\n  \"permissions\": []\n}\n"))
+	if !errors.As(err, &de) {
+		t.Fatalf("got %v, want a *DocumentError", err)
+	}
+	if de.Schema != "plugin" || len(de.Findings) != 2 {
+		t.Fatalf("got %+v", de)
+	}
+	wantText := "not a valid plugin document: 2 problems\n\t3:3: /name: duplicate key \"name\" (first at 2:3)"
+	if !strings.HasPrefix(err.Error(), wantText) {
+		t.Errorf("error text:\n%s\nwant it to start with\n%s", err, wantText)
+	}
+	if got := de.Findings[1].String(); !strings.HasPrefix(got, "4:3: /permissions: ") {
+		t.Errorf("second finding: %s", got)
+	}
+	err = v.ValidateJSON("plugin", []byte(`{"name": 1}`))
+	if !errors.As(err, &de) || len(de.Findings) != 1 || !strings.HasPrefix(err.Error(), "not a valid plugin document: 1:10: /name: ") {
+		t.Errorf("one finding: got %v", err)
+	}
+	all, err := schema.NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := all.ValidateJSON(schema.Input, []byte(`{"agyconf": {"scope": "global"}}`)); err != nil {
+		t.Errorf("the input schema through a full validator: %v", err)
+	}
+}
+
+// TestColumnsCountCharacters pins the column unit: characters, not bytes.
+func TestColumnsCountCharacters(t *testing.T) {
+	err := schema.ValidateJSON("plugin", []byte(`{"description": "é—日本", "logo": 1, "name": "x"}`))
+	var de *schema.DocumentError
+	if !errors.As(err, &de) || len(de.Findings) != 1 {
+		t.Fatalf("got %v", err)
+	}
+	if f := de.Findings[0]; f.Line != 1 || f.Column != 33 || f.Pointer != "/logo" {
+		t.Errorf("got %+v, want 1:33 /logo", f)
+	}
+	// A byte order mark is reported at 1:1 and takes no column itself.
+	err = schema.ValidateJSON("plugin", []byte("\uFEFF{\"name\": 1}"))
+	if !errors.As(err, &de) || len(de.Findings) != 2 {
+		t.Fatalf("got %v", err)
+	}
+	if f := de.Findings[0]; f.Line != 1 || f.Column != 1 || f.Pointer != "" {
+		t.Errorf("got %+v, want the BOM at 1:1", f)
+	}
+	if f := de.Findings[1]; f.Line != 1 || f.Column != 10 || f.Pointer != "/name" {
+		t.Errorf("got %+v, want 1:10 /name", f)
+	}
+}
+
+// TestRenderSchemaNames keeps the renderer's schema names and the
+// embedded schemas in step.
+func TestRenderSchemaNames(t *testing.T) {
+	names := map[string]bool{}
+	for _, n := range schema.Names() {
+		names[n] = true
+	}
+	for n := range documentSchemas {
+		if !names[n] {
+			t.Errorf("no embedded schema %s", n)
+		}
+	}
+	src, err := schema.Source(render.SchemaHooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range model.Events {
+		if !bytes.Contains(src, []byte(`"`+string(ev)+`"`)) {
+			t.Errorf("hooks schema does not name event %s", ev)
+		}
+	}
+}
