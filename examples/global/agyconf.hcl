@@ -1,5 +1,5 @@
 # A global setup: what one person wants in every Antigravity session.
-# Try it:  agyconf validate --config examples/global
+# Try it:  agyconf render --config examples/global --root "$(mktemp -d)"
 
 agyconf {
   scope       = "global" # renders into $HOME
@@ -17,12 +17,14 @@ mcp_server "github" {
   command = "github-mcp-server"
   args    = ["stdio"]
   # Read only when the file is written; shown as <secret> everywhere else.
-  env = { GITHUB_PERSONAL_ACCESS_TOKEN = secret_file("/run/secrets/github") }
+  # Real setups point at a secret manager's file, such as /run/secrets/github;
+  # the example ships a fake token next to this file.
+  env = { GITHUB_PERSONAL_ACCESS_TOKEN = secret_file(abspath("secrets/github-token")) }
 }
 
 mcp_server "linear" {
   server_url     = "https://mcp.linear.app/sse"
-  headers        = { Authorization = "Bearer ${secret_file("/run/secrets/linear")}" }
+  headers        = { Authorization = "Bearer ${secret_file(abspath("secrets/linear-key"))}" }
   disabled_tools = ["delete_issue"]
 }
 
@@ -71,10 +73,6 @@ settings {
   agentMode      = "default"
 }
 
-harness "mempalace" {
-  save_interval = 15
-}
-
-harness "xmsg" {
-  agy_exe = "/home/me/.nix-profile/bin/agy"
+rule "house-style" {
+  body = "Answer briefly. Quote file:line when pointing at code."
 }

@@ -1,7 +1,7 @@
 # A workspace setup: rules, skills and hooks committed with a project.
 # Nothing machine-specific may appear here (no env(), abspath() or secrets):
 # the rendered tree is committed and checked on other machines.
-# Try it:  agyconf validate --config examples/workspace
+# Try it:  agyconf render --config examples/workspace --root "$(mktemp -d)"
 
 agyconf {
   scope   = "workspace"

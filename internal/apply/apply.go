@@ -45,6 +45,10 @@ type Options struct {
 	StatePath string // absolute
 	// Secrets reads a secret file; only called for documents written.
 	Secrets render.SecretReader
+	// KeepDirs are folders, relative to Root with forward slashes, that
+	// pruning never removes even when it empties them (the layout's own
+	// folders and their parents). Other folders a prune empties go too.
+	KeepDirs map[string]bool
 }
 
 // ConflictError lists every path apply refused to touch.
@@ -357,7 +361,7 @@ func Execute(changes []Change, st *State, opts Options) error {
 	if len(conflicts) > 0 {
 		return &ConflictError{Changes: conflicts}
 	}
-	b := &batch{root: opts.Root}
+	b := &batch{root: opts.Root, keep: opts.KeepDirs}
 	for _, c := range changes {
 		full := filepath.Join(opts.Root, filepath.FromSlash(c.Path))
 		switch {

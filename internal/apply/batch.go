@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // tempPrefix names the temporary files of a batch, next to their targets
@@ -25,6 +26,7 @@ type pending struct {
 // either old or new.
 type batch struct {
 	root    string
+	keep    map[string]bool
 	pending []pending
 	removes []string
 }
@@ -71,6 +73,7 @@ func (b *batch) commit() error {
 		if err := os.Remove(r); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", r, err)
 		}
+		b.removeEmptyParents(r)
 	}
 	if err := syncDirs(b.root, b.touchedDirs()); err != nil {
 		return fmt.Errorf("syncing folders: %w", err)
@@ -112,4 +115,19 @@ func (b *batch) targets() []string {
 		out[i] = p.target
 	}
 	return out
+}
+
+// removeEmptyParents removes the folders a prune left empty (a skill's
+// folder, a plugin's tree), up to the root or a folder the layout keeps.
+// A folder that is not empty stops the climb: it is someone's.
+func (b *batch) removeEmptyParents(removed string) {
+	for dir := filepath.Dir(removed); ; dir = filepath.Dir(dir) {
+		rel, err := filepath.Rel(b.root, dir)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") || b.keep[filepath.ToSlash(rel)] {
+			return
+		}
+		if os.Remove(dir) != nil {
+			return // not empty, or not ours to remove
+		}
+	}
 }

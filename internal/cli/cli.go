@@ -102,6 +102,7 @@ EXAMPLES:
 		ExitErrHandler: func(*cli.Context, error) {}, // Main maps errors to codes
 		OnUsageError:   usageError,
 		Commands: []*cli.Command{
+			renderCommand(),
 			validateCommand(),
 			schemaCommand(),
 			versionCommand(),
@@ -144,8 +145,19 @@ func noArgs(c *cli.Context) error {
 	return nil
 }
 
+// checkColor refuses a --color value useColor does not know, which would
+// otherwise silently mean "auto".
+func checkColor(flag string) error {
+	switch flag {
+	case "auto", "always", "never":
+		return nil
+	}
+	return fmt.Errorf("unknown --color %q: use \"auto\", \"always\" or \"never\"", flag)
+}
+
 // useColor says whether diagnostics to w may carry ANSI colours: only on a
-// terminal, and never when NO_COLOR is set (no-color.org).
+// terminal, and never when NO_COLOR is set to a non-empty value
+// (no-color.org: an empty NO_COLOR does not count).
 func useColor(w io.Writer, flag string) bool {
 	switch flag {
 	case "always":
@@ -153,7 +165,7 @@ func useColor(w io.Writer, flag string) bool {
 	case "never":
 		return false
 	}
-	if _, set := os.LookupEnv("NO_COLOR"); set {
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	f, ok := w.(*os.File)

@@ -3,6 +3,9 @@ package cli
 import (
 	"flag"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -10,19 +13,64 @@ import (
 
 var update = flag.Bool("u", false, "update testscript files with the actual output")
 
+// exitCodeFile is where the agyconf command of the scripts records the code
+// it exits with, inside the script's own $WORK/.tmp, for the exitcode
+// command to check. testscript's `! exec` only asserts "non-zero", and exact
+// codes are part of agyconf's contract (README, "Exit codes").
+const exitCodeFile = "agyconf.exitcode"
+
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"agyconf": func() { os.Exit(Main(os.Args, os.Stdout, os.Stderr)) },
+		"agyconf": func() {
+			code := Main(os.Args, os.Stdout, os.Stderr)
+			if work := os.Getenv("WORK"); work != "" {
+				// Best effort: a missing record fails the exitcode command.
+				_ = os.WriteFile(filepath.Join(work, ".tmp", exitCodeFile), []byte(strconv.Itoa(code)), 0o644)
+			}
+			os.Exit(code)
+		},
 	})
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script: each is the
 // agyconf binary run as a user would, against files laid out by the script.
+//
+// Besides testscript's built-in commands the scripts have one more:
+//
+//	exitcode N
+//
+// asserts that the last `exec agyconf …` exited with exactly N, and forgets
+// that code, so a second exitcode without a new exec fails.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exitcode": cmdExitCode},
 	})
+}
+
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! exitcode")
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: exitcode N")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("usage: exitcode N: %v", err)
+	}
+	file := filepath.Join(ts.Getenv("WORK"), ".tmp", exitCodeFile)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		ts.Fatalf("no exit code recorded: run exec agyconf first (%v)", err)
+	}
+	ts.Check(os.Remove(file))
+	got, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	ts.Check(err)
+	if got != want {
+		ts.Fatalf("agyconf exited with %d, want %d", got, want)
+	}
 }

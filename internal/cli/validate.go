@@ -45,6 +45,9 @@ func runValidate(c *cli.Context) error {
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}
+	if err := checkColor(c.String("color")); err != nil {
+		return exit(ExitBadInput, err)
+	}
 	path := c.String("config")
 	if path == "" {
 		return exit(ExitBadInput, fmt.Errorf("validate needs --config PATH (see agyconf validate --help)"))

@@ -179,10 +179,30 @@ func Decode(bodies []hcl.Body) (*model.Config, hcl.Diagnostics) {
 		}
 	}
 	sortConfig(cfg)
+	repairRanges(d.diags)
 	if d.diags.HasErrors() {
 		return nil, d.diags
 	}
 	return cfg, d.diags
+}
+
+// repairRanges collapses a range that ends before it starts to its start.
+// HCL gives an expression left unclosed by a syntax error (`f(` at the end
+// of a file) a zero end position; a printer or editor given such a range
+// would mark nothing or everything.
+func repairRanges(diags hcl.Diagnostics) {
+	repair := func(r *hcl.Range) *hcl.Range {
+		if r == nil || r.End.Byte >= r.Start.Byte {
+			return r
+		}
+		// A copy: the pointer may be into the syntax tree.
+		c := *r
+		c.End = c.Start
+		return &c
+	}
+	for _, diag := range diags {
+		diag.Subject, diag.Context = repair(diag.Subject), repair(diag.Context)
+	}
 }
 
 // seen remembers the first declaration of every named thing, per kind and

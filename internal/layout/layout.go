@@ -5,6 +5,7 @@ package layout
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -159,3 +160,24 @@ func (l Layout) Elsewhere(a Artifact) string {
 // Scope and Product return what the layout was resolved for.
 func (l Layout) Scope() model.Scope     { return l.scope }
 func (l Layout) Product() model.Product { return l.product }
+
+// Folders returns every folder the layout names and each of their parents,
+// relative to the root: the folders a prune must leave in place even when
+// it empties them.
+func (l Layout) Folders() map[string]bool {
+	out := map[string]bool{}
+	for _, a := range Artifacts() {
+		for _, p := range l.Paths(a) {
+			if !dirArtifacts[a] {
+				p = path.Dir(p)
+			}
+			for ; p != "." && p != "/" && p != ""; p = path.Dir(p) {
+				out[p] = true
+			}
+		}
+	}
+	return out
+}
+
+// dirArtifacts are the artifacts whose path names a folder of items.
+var dirArtifacts = map[Artifact]bool{Plugins: true, Skills: true, Agents: true, Rules: true, Workflows: true}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Render benchmark: agyconf render of generated configs into a fresh root,
+# against `cp -r` of the same output tree, measured in one run so that the
+# ratios hold on a noisy machine. Prints a markdown table for
+# docs/benchmarks.md.
+#
+#   scripts/bench.sh [RUNS]     (default 7 runs per measurement; the median counts)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-7}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/agyconf" ./cmd/agyconf
+
+# gen N: N MCP servers, N/5 skills, N/10 hooks (the issue's 1,000/200/100 at N=1000).
+gen() {
+  local n=$1 f=$2 i
+  {
+    echo 'agyconf {'
+    echo '  scope = "global"'
+    echo '}'
+    for ((i = 0; i < n; i++)); do
+      printf 'mcp_server "srv-%05d" {\n  command = "server-%d"\n  args    = ["--port", "%d", "--verbose"]\n}\n' "$i" "$i" "$((8000 + i))"
+    done
+    for ((i = 0; i < n / 5; i++)); do
+      printf 'skill "skill-%05d" {\n  description = "Skill number %d"\n  body        = "Step one.\\nStep two.\\nStep three for skill %d.\\n"\n}\n' "$i" "$i" "$i"
+    done
+    for ((i = 0; i < n / 10; i++)); do
+      printf 'hook "hook-%05d" {\n  pre_tool_use {\n    matcher = "run_command"\n    command = "/usr/local/bin/check-%d"\n    timeout = 5\n  }\n  stop {\n    command = "/usr/local/bin/stop-%d"\n  }\n}\n' "$i" "$i" "$i"
+    done
+  } >"$f"
+}
+
+# now_ns prints a monotonic-enough timestamp in nanoseconds.
+now_ns() { date +%s%N; }
+
+# median of the numbers on stdin.
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# time_render N: median ns of a render into a fresh root.
+time_render() {
+  local cfg=$1 i t0 t1
+  for ((i = 0; i < runs; i++)); do
+    local root="$work/root-$i"
+    rm -rf "$root"; mkdir -p "$root"
+    t0=$(now_ns)
+    "$work/agyconf" render --config "$cfg" --root "$root" >/dev/null || exit 1
+    t1=$(now_ns)
+    echo $((t1 - t0))
+  done | median
+}
+
+# time_cp TREE: median ns of cp -r of a rendered tree into a fresh place.
+time_cp() {
+  local tree=$1 i t0 t1
+  for ((i = 0; i < runs; i++)); do
+    rm -rf "$work/copy"
+    t0=$(now_ns)
+    cp -r "$tree" "$work/copy"
+    t1=$(now_ns)
+    echo $((t1 - t0))
+  done | median
+}
+
+ms() { awk -v ns="$1" 'BEGIN {printf "%.1f", ns / 1e6}'; }
+
+echo "| entries (MCP servers + skills + hooks) | files written | agyconf render | cp -r of the output | ratio |"
+echo "|---|---|---|---|---|"
+declare -A render_ns
+for n in 10 100 1000 10000; do
+  cfg="$work/gen-$n.hcl"
+  gen "$n" "$cfg"
+  r=$(time_render "$cfg")
+  render_ns[$n]=$r
+  tree="$work/root-0"
+  files=$(find "$tree" -type f | wc -l)
+  c=$(time_cp "$tree")
+  ratio=$(awk -v a="$r" -v b="$c" 'BEGIN {printf "%.2f", a / b}')
+  echo "| $n + $((n / 5)) + $((n / 10)) | $files | $(ms "$r") ms | $(ms "$c") ms | ${ratio}× |"
+done
+echo
+echo "Scaling: 10,000-entry render / 1,000-entry render = $(awk -v a="${render_ns[10000]}" -v b="${render_ns[1000]}" 'BEGIN {printf "%.2f", a / b}')× (target: within 12×)."
+echo "Runs per measurement: $runs (median). Machine: $(nproc) cores, $(uname -sr)."
