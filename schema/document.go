@@ -544,24 +544,9 @@ func jsonValue(v any) any {
 // ---- schemas
 
 func compileDocument(name string) (*docSchema, error) {
-	src, err := Source(name)
+	s, doc, err := compile(name)
 	if err != nil {
 		return nil, err
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
-	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	c.RegisterFormat(&jsonschema.Format{Name: "int32", Validate: validateInt32})
-	if err := c.AddResource(URL(name), doc); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
-	}
-	s, err := c.Compile(URL(name))
-	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
 	return &docSchema{name: name, compiled: s, source: doc, printer: message.NewPrinter(language.English)}, nil
 }

@@ -50,24 +50,35 @@ func URL(name string) string {
 	return "https://raw.githubusercontent.com/agyconf/agyconf/main/schema/" + path.Clean(name) + ".schema.json"
 }
 
-// Compile compiles the named schema.
+// Compile compiles the named schema, asserting formats: the output
+// schemas use format "int32" for what Go's encoding/json reads into an
+// int32 (agy's hook timeouts).
 func Compile(name string) (*jsonschema.Schema, error) {
+	s, _, err := compile(name)
+	return s, err
+}
+
+// compile also returns the schema's parsed source, for the descriptions
+// findings quote.
+func compile(name string) (*jsonschema.Schema, any, error) {
 	src, err := Source(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
 	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
+		return nil, nil, fmt.Errorf("schema %s: %w", name, err)
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.RegisterFormat(&jsonschema.Format{Name: "int32", Validate: validateInt32})
 	if err := c.AddResource(URL(name), doc); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
+		return nil, nil, fmt.Errorf("schema %s: %w", name, err)
 	}
 	s, err := c.Compile(URL(name))
 	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
+		return nil, nil, fmt.Errorf("schema %s: %w", name, err)
 	}
-	return s, nil
+	return s, doc, nil
 }

@@ -18,12 +18,11 @@ type pending struct {
 	temp, target string
 }
 
-// batch writes many files atomically and durably at the cost of two
-// filesystem syncs instead of one fsync per file (about 0.5 ms each here,
-// while a syncfs costs 7–18 ms): every temporary file is written first, one
-// sync makes their contents durable, the renames follow, and a second sync
-// makes the renames durable. A crash at any point leaves every target
-// either old or new.
+// batch writes many files atomically and durably without an fsync per file
+// in a loop (renameio's way, about 0.2–0.5 ms each here): every temporary
+// file is written first, their contents are synced together, the renames
+// follow, and the touched folders are synced together. A crash at any
+// point leaves every target either old or new.
 type batch struct {
 	root    string
 	keep    map[string]bool
@@ -59,7 +58,7 @@ func (b *batch) commit() error {
 	if len(b.pending) == 0 && len(b.removes) == 0 {
 		return nil
 	}
-	if err := syncFiles(b.root, b.tempNames()); err != nil {
+	if err := syncFiles(b.tempNames()); err != nil {
 		return fmt.Errorf("syncing written files: %w", err)
 	}
 	for i, p := range b.pending {
@@ -75,7 +74,7 @@ func (b *batch) commit() error {
 		}
 		b.removeEmptyParents(r)
 	}
-	if err := syncDirs(b.root, b.touchedDirs()); err != nil {
+	if err := syncDirs(b.touchedDirs()); err != nil {
 		return fmt.Errorf("syncing folders: %w", err)
 	}
 	return nil
@@ -101,7 +100,13 @@ func (b *batch) touchedDirs() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range append(b.targets(), b.removes...) {
-		if d := filepath.Dir(p); !seen[d] {
+		d := filepath.Dir(p)
+		// A prune may have removed the folder itself: its parent lost an
+		// entry then, the first folder up that is still there.
+		for !exists(d) && d != b.root && d != filepath.Dir(d) {
+			d = filepath.Dir(d)
+		}
+		if !seen[d] {
 			seen[d] = true
 			out = append(out, d)
 		}
@@ -130,4 +135,9 @@ func (b *batch) removeEmptyParents(removed string) {
 			return // not empty, or not ours to remove
 		}
 	}
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }

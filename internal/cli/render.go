@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/urfave/cli/v2"
 
 	"github.com/agyconf/agyconf/internal/apply"
@@ -49,22 +51,15 @@ EXAMPLES:
 }
 
 func runRender(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	format, err := diagfmt.ParseFormat(c.String("diagnostics-format"))
+	path, format, err := configFlags(c)
 	if err != nil {
-		return exit(ExitBadInput, err)
-	}
-	path := c.String("config")
-	if path == "" {
-		return exit(ExitBadInput, fmt.Errorf("render needs --config PATH (see agyconf render --help)"))
+		return err
 	}
 	p := config.NewParser()
 	cfg, diags := p.LoadConfig(path)
 	var plan *render.Plan
 	if !diags.HasErrors() {
-		var rdiags = diags
+		var rdiags hcl.Diagnostics
 		plan, rdiags = render.Render(cfg, layout.New(cfg.Agyconf))
 		diags = append(diags, rdiags...)
 	}
@@ -109,7 +104,12 @@ func runRender(c *cli.Context) error {
 		}
 		return exit(ExitBadInput, err)
 	}
-	report(c, root, changes)
+	// Standard output is the JSON report's alone in JSON mode.
+	out := c.App.Writer
+	if format == diagfmt.JSON {
+		out = c.App.ErrWriter
+	}
+	report(out, c.App.ErrWriter, root, changes)
 	return nil
 }
 
@@ -163,16 +163,16 @@ func readSecret(path string) (string, error) {
 }
 
 // report prints one line per change, then a summary.
-func report(c *cli.Context, root string, changes []apply.Change) {
+func report(out, errOut io.Writer, root string, changes []apply.Change) {
 	counts := map[apply.Action]int{}
 	for _, ch := range changes {
 		counts[ch.Action]++
 		switch ch.Action {
 		case apply.Unchanged:
 		case apply.Keep:
-			fmt.Fprintf(c.App.ErrWriter, "agyconf: kept %s: %s\n", ch.Path, ch.Reason)
+			fmt.Fprintf(errOut, "agyconf: kept %s: %s\n", ch.Path, ch.Reason)
 		default:
-			fmt.Fprintf(c.App.Writer, "%-9s %s\n", ch.Action, ch.Path)
+			fmt.Fprintf(out, "%-9s %s\n", ch.Action, ch.Path)
 		}
 	}
 	var parts []string
@@ -184,5 +184,5 @@ func report(c *cli.Context, root string, changes []apply.Change) {
 	if len(parts) == 0 {
 		parts = []string{"nothing to do"}
 	}
-	fmt.Fprintf(c.App.Writer, "rendered into %s: %s\n", root, strings.Join(parts, ", "))
+	fmt.Fprintf(out, "rendered into %s: %s\n", root, strings.Join(parts, ", "))
 }

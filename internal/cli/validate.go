@@ -38,19 +38,9 @@ be read at all or the command line is wrong.`,
 }
 
 func runValidate(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	format, err := diagfmt.ParseFormat(c.String("diagnostics-format"))
+	path, format, err := configFlags(c)
 	if err != nil {
-		return exit(ExitBadInput, err)
-	}
-	if err := checkColor(c.String("color")); err != nil {
-		return exit(ExitBadInput, err)
-	}
-	path := c.String("config")
-	if path == "" {
-		return exit(ExitBadInput, fmt.Errorf("validate needs --config PATH (see agyconf validate --help)"))
+		return err
 	}
 	p := config.NewParser()
 	cfg, diags := p.LoadConfig(path)
@@ -67,6 +57,27 @@ func runValidate(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "%s: valid (%s)\n", path, summary(cfg))
 	}
 	return nil
+}
+
+// configFlags checks what every command that reads a config shares: no
+// positional arguments, --config given, a known --diagnostics-format and
+// --color.
+func configFlags(c *cli.Context) (path string, format diagfmt.Format, err error) {
+	if err := noArgs(c); err != nil {
+		return "", "", err
+	}
+	format, err = diagfmt.ParseFormat(c.String("diagnostics-format"))
+	if err != nil {
+		return "", "", exit(ExitBadInput, err)
+	}
+	if err := checkColor(c.String("color")); err != nil {
+		return "", "", exit(ExitBadInput, err)
+	}
+	path = c.String("config")
+	if path == "" {
+		return "", "", exit(ExitBadInput, fmt.Errorf("%s needs --config PATH (see agyconf %s --help)", c.Command.Name, c.Command.Name))
+	}
+	return path, format, nil
 }
 
 func hasSubject(diags hcl.Diagnostics) bool {
