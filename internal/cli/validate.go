@@ -19,7 +19,8 @@ func validateCommand() *cli.Command {
 		Usage:     "check an agyconf config without writing anything",
 		UsageText: "agyconf validate --config PATH [--diagnostics-format text|json]",
 		Description: `Decodes the config at PATH — one .hcl or .json file, or a folder of them —
-and reports every problem at once, each with its file, line and column.
+and reports every problem at once, each with its file and line (and
+column, in the JSON form).
 Nothing is read from secret files and nothing is written.
 
 EXAMPLES:
@@ -48,8 +49,8 @@ func runValidate(c *cli.Context) error {
 		return exit(ExitBadInput, err)
 	}
 	if diags.HasErrors() {
-		if len(p.Files()) == 0 && !hasSubject(diags) {
-			return exit(ExitBadInput, nil) // nothing could be read: cannot run
+		if config.Unreadable(diags) {
+			return exit(ExitBadInput, nil) // input missing or unreadable: cannot run
 		}
 		return exit(ExitFindings, nil)
 	}
@@ -80,14 +81,6 @@ func configFlags(c *cli.Context) (path string, format diagfmt.Format, err error)
 	return path, format, nil
 }
 
-func hasSubject(diags hcl.Diagnostics) bool {
-	for _, d := range diags {
-		if d.Subject != nil {
-			return true
-		}
-	}
-	return false
-}
 
 // writeDiags prints diagnostics in the chosen format. JSON always prints a
 // report, so a program reading stdout gets a document even when all is well.

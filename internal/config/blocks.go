@@ -524,7 +524,7 @@ func (d *decoder) timeout(attr *hcl.Attribute) (int, bool) {
 	}
 	if v.Type() == cty.Number && !v.ContainsMarked() {
 		if bf := v.AsBigFloat(); !bf.IsInt() {
-			d.errorf(attr.Expr.Range(), "Invalid timeout", "timeout must be a whole number of seconds, got %s: agy drops the whole hooks.json for a fractional timeout.", bf.Text('g', -1))
+			d.errorf(attr.Expr.Range(), "Invalid timeout", "timeout must be a whole number of seconds, got %s: agy drops the whole hooks.json for a fractional timeout.", bf.Text('g', 10))
 			return 0, false
 		}
 	}

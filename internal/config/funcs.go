@@ -79,7 +79,7 @@ func functions(baseDir string, scope model.Scope) map[string]function.Function {
 		"abspath":     abspathFunc(baseDir, scope),
 		"env":         envFunc(scope),
 		"file":        fileFunc(baseDir, scope),
-		"jsonencode":  stdlib.JSONEncodeFunc,
+		"jsonencode":  jsonencodeFunc,
 		"secret_file": secretFileFunc(scope),
 	}
 }
@@ -101,6 +101,25 @@ func configDir(filename string) string {
 func errWorkspace(what string) error {
 	return fmt.Errorf("%s is not allowed in workspace scope: a workspace's rendered tree is committed and checked with `agyconf render --check` on other machines, where this value would differ", what)
 }
+
+// jsonencodeFunc is cty's jsonencode, refusing numbers past maxExponent
+// before printing them would take minutes.
+var jsonencodeFunc = function.New(&function.Spec{
+	Description: stdlib.JSONEncodeFunc.Description(),
+	Params: []function.Parameter{{
+		Name:             "val",
+		Type:             cty.DynamicPseudoType,
+		AllowDynamicType: true,
+		AllowNull:        true,
+	}},
+	Type: function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		if hugeNumber(args[0]) {
+			return cty.NilVal, errors.New(errHugeNumber)
+		}
+		return stdlib.JSONEncodeFunc.Call(args)
+	},
+})
 
 func envFunc(scope model.Scope) function.Function {
 	return function.New(&function.Spec{

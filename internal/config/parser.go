@@ -16,6 +16,22 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 )
 
+// unreadable marks a diagnostic about input that could not be read at all
+// (a missing path, a folder without config files, an unreadable file), as
+// opposed to input that was read and found wrong.
+type unreadable struct{}
+
+// Unreadable reports whether diags say some input could not be read: a
+// command then cannot run, which is a different exit code from findings.
+func Unreadable(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if _, ok := d.Extra.(unreadable); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Parser loads config files and keeps every file it read, so that
 // diagnostics can be printed with source snippets afterwards.
 type Parser struct {
@@ -37,6 +53,7 @@ func ConfigFiles(path string) ([]string, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Cannot read config",
+			Extra:    unreadable{},
 			Detail:   fmt.Sprintf("%s: %s", path, unwrapPathError(err)),
 		}}
 	}
@@ -48,6 +65,7 @@ func ConfigFiles(path string) ([]string, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Cannot read config folder",
+			Extra:    unreadable{},
 			Detail:   fmt.Sprintf("%s: %s", path, unwrapPathError(err)),
 		}}
 	}
@@ -66,6 +84,7 @@ func ConfigFiles(path string) ([]string, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "No config files",
+			Extra:    unreadable{},
 			Detail:   fmt.Sprintf("The folder %s holds no *.hcl or *.json file.", path),
 		}}
 	}
@@ -91,6 +110,7 @@ func (p *Parser) ParseFile(filename string) (*hcl.File, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Cannot read config file",
+			Extra:    unreadable{},
 			Detail:   unwrapPathError(err).Error(),
 			Subject:  &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos},
 		}}

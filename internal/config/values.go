@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"math/big"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -63,7 +62,34 @@ func (d *decoder) eval(expr hcl.Expression) (cty.Value, bool) {
 		d.errorf(expr.Range(), "Invalid value", "The value must not be null; leave the argument out instead.")
 		return cty.NilVal, false
 	}
+	if hugeNumber(v) {
+		d.errorf(expr.Range(), "Number out of range", "%s", errHugeNumber)
+		return cty.NilVal, false
+	}
 	return v, true
+}
+
+// maxExponent bounds the binary exponent of any number in a config: past a
+// float64's range (2^1024) no reader of agy's could take the value, and
+// printing or converting a literal such as 1e600000000 would take minutes
+// and gigabytes.
+const maxExponent = 1100
+
+const errHugeNumber = "The number is beyond what a 64-bit float can hold; no Antigravity file can carry it."
+
+// hugeNumber reports whether v holds a number beyond maxExponent.
+func hugeNumber(v cty.Value) bool {
+	huge := false
+	v, _ = v.UnmarkDeep() // Walk cannot step into marked collections
+	_ = cty.Walk(v, func(_ cty.Path, e cty.Value) (bool, error) {
+		if e.IsKnown() && !e.IsNull() && e.Type() == cty.Number {
+			if x := e.AsBigFloat().MantExp(nil); x > maxExponent || x < -maxExponent {
+				huge = true
+			}
+		}
+		return !huge, nil
+	})
+	return huge
 }
 
 // typeName says what a value is in the words of the input language.
@@ -194,15 +220,22 @@ func (d *decoder) integer(attr *hcl.Attribute, lo, hi int64) (int, bool) {
 	}
 	bf := v.AsBigFloat()
 	if !bf.IsInt() {
-		d.errorf(attr.Expr.Range(), "Not a whole number", "%q must be a whole number, got %s.", attr.Name, bf.Text('g', -1))
+		d.errorf(attr.Expr.Range(), "Not a whole number", "%q must be a whole number, got %s.", attr.Name, bf.Text('g', 10))
 		return 0, false
 	}
-	n, _ := bf.Int(nil)
-	if n.Cmp(big.NewInt(lo)) < 0 || n.Cmp(big.NewInt(hi)) > 0 {
-		d.errorf(attr.Expr.Range(), "Out of range", "%q must be between %d and %d, got %s.", attr.Name, lo, hi, n.String())
+	// The exponent bounds the size before any conversion: eval refuses
+	// numbers past 2^1100, and a whole number past 2^62 is out of every
+	// range here anyway.
+	if bf.MantExp(nil) > 62 {
+		d.errorf(attr.Expr.Range(), "Out of range", "%q must be between %d and %d, got %s.", attr.Name, lo, hi, bf.Text('g', 10))
 		return 0, false
 	}
-	return int(n.Int64()), true
+	n, _ := bf.Int64()
+	if n < lo || n > hi {
+		d.errorf(attr.Expr.Range(), "Out of range", "%q must be between %d and %d, got %d.", attr.Name, lo, hi, n)
+		return 0, false
+	}
+	return int(n), true
 }
 
 // elems evaluates a list argument element by element, so that an error
