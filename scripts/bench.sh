@@ -37,29 +37,27 @@ now_ns() { date +%s%N; }
 # median of the numbers on stdin.
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# time_render N: median ns of a render into a fresh root.
-time_render() {
+# measure CFG: render CFG into a fresh root, then cp -r the rendered tree
+# into a fresh place, alternately, RUNS times each; prints the two medians
+# in nanoseconds. Alternating keeps a change in the machine's load from
+# landing on one side only.
+measure() {
   local cfg=$1 i t0 t1
+  : >"$work/render.ns"
+  : >"$work/cp.ns"
   for ((i = 0; i < runs; i++)); do
-    local root="$work/root-$i"
-    rm -rf "$root"; mkdir -p "$root"
+    rm -rf "$work/root" "$work/copy"
+    mkdir -p "$work/root"
     t0=$(now_ns)
-    "$work/agyconf" render --config "$cfg" --root "$root" >/dev/null || exit 1
+    "$work/agyconf" render --config "$cfg" --root "$work/root" >/dev/null || exit 1
     t1=$(now_ns)
-    echo $((t1 - t0))
-  done | median
-}
-
-# time_cp TREE: median ns of cp -r of a rendered tree into a fresh place.
-time_cp() {
-  local tree=$1 i t0 t1
-  for ((i = 0; i < runs; i++)); do
-    rm -rf "$work/copy"
+    echo $((t1 - t0)) >>"$work/render.ns"
     t0=$(now_ns)
-    cp -r "$tree" "$work/copy"
+    cp -r "$work/root" "$work/copy"
     t1=$(now_ns)
-    echo $((t1 - t0))
-  done | median
+    echo $((t1 - t0)) >>"$work/cp.ns"
+  done
+  echo "$(median <"$work/render.ns") $(median <"$work/cp.ns")"
 }
 
 ms() { awk -v ns="$1" 'BEGIN {printf "%.1f", ns / 1e6}'; }
@@ -70,11 +68,9 @@ declare -A render_ns
 for n in 10 100 1000 10000; do
   cfg="$work/gen-$n.hcl"
   gen "$n" "$cfg"
-  r=$(time_render "$cfg")
+  read -r r c < <(measure "$cfg")
   render_ns[$n]=$r
-  tree="$work/root-0"
-  files=$(find "$tree" -type f | wc -l)
-  c=$(time_cp "$tree")
+  files=$(find "$work/root" -type f | wc -l)
   ratio=$(awk -v a="$r" -v b="$c" 'BEGIN {printf "%.2f", a / b}')
   echo "| $n + $((n / 5)) + $((n / 10)) | $files | $(ms "$r") ms | $(ms "$c") ms | ${ratio}× |"
 done

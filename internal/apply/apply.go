@@ -368,14 +368,10 @@ func Execute(changes []Change, st *State, opts Options) error {
 		case c.remove:
 			b.remove(full)
 		case c.data != nil:
-			if err := b.write(full, c.data, c.mode); err != nil {
-				b.abort()
-				return fmt.Errorf("writing %s: %w", c.Path, err)
-			}
+			b.write(full, c.data, c.mode)
 		}
 	}
 	if err := b.commit(); err != nil {
-		b.abort()
 		return err
 	}
 	for _, c := range changes {

@@ -343,3 +343,31 @@ func TestSpliceBlockShapes(t *testing.T) {
 		t.Error("two blocks must be an error")
 	}
 }
+
+// TestBatchLeavesNoTemporaries: a committed batch and a failed one both
+// leave no temporary file behind, and the failed one changes no target.
+func TestBatchLeavesNoTemporaries(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.run(plan(textDoc("a/x.md", "x\n"), textDoc("b/c/y.md", "y\n"))); err != nil {
+		t.Fatal(err)
+	}
+	// A target whose folder is a file cannot be written: the whole batch
+	// fails before any rename.
+	e.write("blocked", "a file where a folder should be\n")
+	_, err := e.run(plan(textDoc("a/x.md", "x2\n"), textDoc("blocked/z.md", "z\n")))
+	if err == nil {
+		t.Fatal("want an error for a target below a file")
+	}
+	if e.read("a/x.md") != "x\n" {
+		t.Error("a failed batch renamed a file into place")
+	}
+	err = filepath.WalkDir(e.root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), tempPrefix) {
+			t.Errorf("temporary file left behind: %s", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

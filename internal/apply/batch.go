@@ -6,101 +6,159 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 )
 
 // tempPrefix names the temporary files of a batch, next to their targets
 // (a rename is atomic only within one filesystem).
 const tempPrefix = ".agyconf-tmp-"
 
-// pending is one file written to a temporary name, waiting for its rename.
-type pending struct {
-	temp, target string
+// workers bounds the filesystem calls in flight. On these disks a mkdir or
+// a file creation waits about 0.5–0.8 ms for the device, so issuing them
+// concurrently is what keeps a render of hundreds of files near the time
+// `cp -r` takes; concurrent fsyncs also share journal commits (200 files:
+// 12 ms together, 45 ms one after another).
+const workers = 16
+
+// item is one file of a batch.
+type item struct {
+	target string
+	data   []byte
+	mode   fs.FileMode
+	temp   string // set once written
 }
 
-// batch writes many files atomically and durably without an fsync per file
-// in a loop (renameio's way, about 0.2–0.5 ms each here): every temporary
-// file is written first, their contents are synced together, the renames
-// follow, and the touched folders are synced together. A crash at any
-// point leaves every target either old or new.
+// batch writes many files atomically and durably: every file is written to
+// a temporary name beside its target and synced, then all are renamed into
+// place, then the touched folders are synced. A crash at any point leaves
+// every target either old or new. There is no fsync per file in a loop
+// (renameio's way) and no syncfs(2), which waits for every other writer on
+// the disk too (2 s per render measured while a fuzzer wrote to it; a
+// `home-manager switch` follows a Nix build).
 type batch struct {
 	root    string
 	keep    map[string]bool
-	pending []pending
+	items   []*item
 	removes []string
 }
 
-func (b *batch) write(target string, data []byte, mode fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(target), tempPrefix+"*")
-	if err != nil {
-		return err
-	}
-	b.pending = append(b.pending, pending{temp: f.Name(), target: target})
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	// CreateTemp makes 0600 files; agyconf's modes are fixed, not umasked.
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+func (b *batch) write(target string, data []byte, mode fs.FileMode) {
+	b.items = append(b.items, &item{target: target, data: data, mode: mode})
 }
 
 func (b *batch) remove(target string) { b.removes = append(b.removes, target) }
 
 // commit makes the batch durable and visible.
-func (b *batch) commit() error {
-	if len(b.pending) == 0 && len(b.removes) == 0 {
+func (b *batch) commit() (err error) {
+	if len(b.items) == 0 && len(b.removes) == 0 {
 		return nil
 	}
-	if err := syncFiles(b.tempNames()); err != nil {
-		return fmt.Errorf("syncing written files: %w", err)
+	created, err := b.mkdirs()
+	if err != nil {
+		return err
 	}
-	for i, p := range b.pending {
-		if err := os.Rename(p.temp, p.target); err != nil {
-			b.pending = b.pending[i:]
+	defer func() {
+		if err != nil {
+			b.abort()
+		}
+	}()
+	if err := parallel(len(b.items), func(i int) error { return b.items[i].writeTemp() }); err != nil {
+		return err
+	}
+	for _, it := range b.items {
+		if err := os.Rename(it.temp, it.target); err != nil {
 			return err
 		}
+		it.temp = ""
 	}
-	b.pending = nil
 	for _, r := range b.removes {
 		if err := os.Remove(r); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", r, err)
 		}
 		b.removeEmptyParents(r)
 	}
-	if err := syncDirs(b.touchedDirs()); err != nil {
+	dirs := b.touchedDirs(created)
+	if err := parallel(len(dirs), func(i int) error { return fsync(dirs[i]) }); err != nil {
 		return fmt.Errorf("syncing folders: %w", err)
 	}
 	return nil
 }
 
+// writeTemp writes the item to a temporary file beside its target and
+// syncs it.
+func (it *item) writeTemp() error {
+	f, err := os.CreateTemp(filepath.Dir(it.target), tempPrefix+"*")
+	if err != nil {
+		return err
+	}
+	it.temp = f.Name()
+	_, err = f.Write(it.data)
+	if err == nil {
+		// CreateTemp makes 0600 files; agyconf's modes are fixed, not
+		// subject to the umask.
+		err = f.Chmod(it.mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", it.target, err)
+	}
+	return nil
+}
+
+// mkdirs creates the missing folders of the batch's targets, parents before
+// children and each depth concurrently, and returns the ones it created.
+func (b *batch) mkdirs() ([]string, error) {
+	missing := map[string]bool{}
+	for _, it := range b.items {
+		for d := filepath.Dir(it.target); !missing[d] && !exists(d); d = filepath.Dir(d) {
+			missing[d] = true
+		}
+	}
+	byDepth := map[int][]string{}
+	var depths []int
+	for d := range missing {
+		n := strings.Count(d, string(filepath.Separator))
+		if byDepth[n] == nil {
+			depths = append(depths, n)
+		}
+		byDepth[n] = append(byDepth[n], d)
+	}
+	sort.Ints(depths)
+	var created []string
+	for _, n := range depths {
+		level := byDepth[n]
+		sort.Strings(level)
+		if err := parallel(len(level), func(i int) error { return os.Mkdir(level[i], 0o755) }); err != nil {
+			return nil, err
+		}
+		created = append(created, level...)
+	}
+	return created, nil
+}
+
 // abort removes the temporary files of a batch that will not be committed.
 func (b *batch) abort() {
-	for _, p := range b.pending {
-		os.Remove(p.temp)
+	for _, it := range b.items {
+		if it.temp != "" {
+			os.Remove(it.temp)
+			it.temp = ""
+		}
 	}
-	b.pending = nil
 }
 
-func (b *batch) tempNames() []string {
-	out := make([]string, len(b.pending))
-	for i, p := range b.pending {
-		out[i] = p.temp
-	}
-	return out
-}
-
-func (b *batch) touchedDirs() []string {
+// touchedDirs are the folders whose entries changed: the targets' and the
+// removed files' folders, and the parents of folders the batch created.
+func (b *batch) touchedDirs(created []string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, p := range append(b.targets(), b.removes...) {
-		d := filepath.Dir(p)
+	add := func(d string) {
 		// A prune may have removed the folder itself: its parent lost an
 		// entry then, the first folder up that is still there.
 		for !exists(d) && d != b.root && d != filepath.Dir(d) {
@@ -111,14 +169,16 @@ func (b *batch) touchedDirs() []string {
 			out = append(out, d)
 		}
 	}
-	return out
-}
-
-func (b *batch) targets() []string {
-	out := make([]string, len(b.pending))
-	for i, p := range b.pending {
-		out[i] = p.target
+	for _, it := range b.items {
+		add(filepath.Dir(it.target))
 	}
+	for _, r := range b.removes {
+		add(filepath.Dir(r))
+	}
+	for _, d := range created {
+		add(filepath.Dir(d))
+	}
+	sort.Strings(out)
 	return out
 }
 
@@ -140,4 +200,39 @@ func (b *batch) removeEmptyParents(removed string) {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
+}
+
+// parallel runs f(0) … f(n-1) on up to workers goroutines and returns the
+// first error by index.
+func parallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = f(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func fsync(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

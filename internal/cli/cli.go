@@ -86,10 +86,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Usage:     "declarative, validated configuration for Google Antigravity",
 		UsageText: "agyconf [global options] command [command options]",
 		Description: `agyconf reads HCL files (or the JSON that its Nix module emits) describing
-MCP servers, hooks, skills, rules, subagents, workflows, plugins, permissions
-and harnesses, validates them, and writes Antigravity's files.
+MCP servers, hooks, skills, rules, subagents, workflows, plugins and
+permissions, validates them, and writes Antigravity's files.
 
 EXAMPLES:
+   agyconf render --config ~/.config/agyconf
    agyconf validate --config examples/global
    agyconf schema > agyconf.schema.json
 

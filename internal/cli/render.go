@@ -17,7 +17,6 @@ import (
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
-	"github.com/agyconf/agyconf/schema"
 )
 
 func renderCommand() *cli.Command {
@@ -71,11 +70,7 @@ func runRender(c *cli.Context) error {
 	if diags.HasErrors() {
 		return exit(ExitBadInput, nil)
 	}
-	v, err := schema.NewValidator()
-	if err != nil {
-		return exit(ExitBadInput, err)
-	}
-	if err := plan.Check(v); err != nil {
+	if err := plan.Check(); err != nil {
 		return exit(ExitBadInput, err)
 	}
 
