@@ -81,7 +81,6 @@ func configFlags(c *cli.Context) (path string, format diagfmt.Format, err error)
 	return path, format, nil
 }
 
-
 // writeDiags prints diagnostics in the chosen format. JSON always prints a
 // report, so a program reading stdout gets a document even when all is well.
 func writeDiags(c *cli.Context, format diagfmt.Format, p *config.Parser, diags hcl.Diagnostics) error {
