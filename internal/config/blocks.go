@@ -159,11 +159,10 @@ var oauthSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "client_id"}, {Name: "client_secret"}},
 }
 
-func (d *decoder) decodeMCPServer(b *hcl.Block, s seen) *model.MCPServer {
-	return d.decodeMCPServerIn(b, s, "")
-}
-
-func (d *decoder) decodeMCPServerIn(b *hcl.Block, s seen, ns string) *model.MCPServer {
+// decodeMCPServer and the other decoders of blocks a plugin may nest take
+// the namespace names are unique in: "" at the top level, the plugin's
+// otherwise.
+func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPServer {
 	name, nameOK := d.label(b, entryNameProblem)
 	if nameOK && !d.claim(s, ns+"mcp_server/"+name, b, "MCP server") {
 		nameOK = false
@@ -341,11 +340,7 @@ var (
 	handlerOnlySchema = handlerSchema()
 )
 
-func (d *decoder) decodeHook(b *hcl.Block, s seen) *model.Hook {
-	return d.decodeHookIn(b, s, "")
-}
-
-func (d *decoder) decodeHookIn(b *hcl.Block, s seen, ns string) *model.Hook {
+func (d *decoder) decodeHook(b *hcl.Block, s seen, ns string) *model.Hook {
 	name, nameOK := d.label(b, entryNameProblem)
 	if nameOK && !d.claim(s, ns+"hook/"+name, b, "hook") {
 		nameOK = false
@@ -535,11 +530,7 @@ var skillSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "body"}, {Name: "source"}},
 }
 
-func (d *decoder) decodeSkill(b *hcl.Block, s seen) *model.Skill {
-	return d.decodeSkillIn(b, s, "")
-}
-
-func (d *decoder) decodeSkillIn(b *hcl.Block, s seen, ns string) *model.Skill {
+func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
 	name, nameOK := d.label(b, skillNameProblem)
 	if nameOK && !d.claim(s, ns+"skill/"+name, b, "skill") {
 		nameOK = false
@@ -598,11 +589,7 @@ var ruleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "trigger"}, {Name: "globs"}, {Name: "description"}, {Name: "body"}},
 }
 
-func (d *decoder) decodeRule(b *hcl.Block, s seen) *model.Rule {
-	return d.decodeRuleIn(b, s, "")
-}
-
-func (d *decoder) decodeRuleIn(b *hcl.Block, s seen, ns string) *model.Rule {
+func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
 	name, nameOK := d.label(b, entryNameProblem)
 	if nameOK && !d.claim(s, ns+"rule/"+name, b, "rule") {
 		nameOK = false
@@ -681,11 +668,7 @@ var agentSchema = &hcl.BodySchema{
 	},
 }
 
-func (d *decoder) decodeAgent(b *hcl.Block, s seen) *model.Agent {
-	return d.decodeAgentIn(b, s, "")
-}
-
-func (d *decoder) decodeAgentIn(b *hcl.Block, s seen, ns string) *model.Agent {
+func (d *decoder) decodeAgent(b *hcl.Block, s seen, ns string) *model.Agent {
 	name, nameOK := d.label(b, entryNameProblem)
 	if nameOK && !d.claim(s, ns+"agent/"+name, b, "agent") {
 		nameOK = false
@@ -938,23 +921,23 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 	for _, cb := range c.Blocks {
 		switch cb.Type {
 		case "mcp_server":
-			if v := d.decodeMCPServerIn(cb, s, ns); v != nil {
+			if v := d.decodeMCPServer(cb, s, ns); v != nil {
 				p.MCPServers = append(p.MCPServers, v)
 			}
 		case "hook":
-			if v := d.decodeHookIn(cb, s, ns); v != nil {
+			if v := d.decodeHook(cb, s, ns); v != nil {
 				p.Hooks = append(p.Hooks, v)
 			}
 		case "skill":
-			if v := d.decodeSkillIn(cb, s, ns); v != nil {
+			if v := d.decodeSkill(cb, s, ns); v != nil {
 				p.Skills = append(p.Skills, v)
 			}
 		case "rule":
-			if v := d.decodeRuleIn(cb, s, ns); v != nil {
+			if v := d.decodeRule(cb, s, ns); v != nil {
 				p.Rules = append(p.Rules, v)
 			}
 		case "agent":
-			if v := d.decodeAgentIn(cb, s, ns); v != nil {
+			if v := d.decodeAgent(cb, s, ns); v != nil {
 				p.Agents = append(p.Agents, v)
 			}
 		case "permissions":

@@ -127,23 +127,23 @@ func Decode(bodies []hcl.Body) (*model.Config, hcl.Diagnostics) {
 		case "tools":
 			d.decodeTools(b, cfg)
 		case "mcp_server":
-			if s := d.decodeMCPServer(b, seen); s != nil {
+			if s := d.decodeMCPServer(b, seen, ""); s != nil {
 				cfg.MCPServers = append(cfg.MCPServers, s)
 			}
 		case "hook":
-			if h := d.decodeHook(b, seen); h != nil {
+			if h := d.decodeHook(b, seen, ""); h != nil {
 				cfg.Hooks = append(cfg.Hooks, h)
 			}
 		case "skill":
-			if s := d.decodeSkill(b, seen); s != nil {
+			if s := d.decodeSkill(b, seen, ""); s != nil {
 				cfg.Skills = append(cfg.Skills, s)
 			}
 		case "rule":
-			if r := d.decodeRule(b, seen); r != nil {
+			if r := d.decodeRule(b, seen, ""); r != nil {
 				cfg.Rules = append(cfg.Rules, r)
 			}
 		case "agent":
-			if a := d.decodeAgent(b, seen); a != nil {
+			if a := d.decodeAgent(b, seen, ""); a != nil {
 				cfg.Agents = append(cfg.Agents, a)
 			}
 		case "workflow":

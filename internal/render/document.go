@@ -69,53 +69,36 @@ func (d *Document) Bytes(read SecretReader) ([]byte, error) {
 	return encodeJSON(v)
 }
 
-// HasSecrets reports whether the document refers to secret files.
-func (d *Document) HasSecrets() bool {
-	found := false
-	walk(d.JSON, func(s model.Str) {
-		if s.HasSecret() {
-			found = true
-		}
-	})
-	return found
-}
-
-func walk(v any, f func(model.Str)) {
-	switch x := v.(type) {
-	case model.Str:
-		f(x)
-	case map[string]any:
-		for _, e := range x {
-			walk(e, f)
-		}
-	case []any:
-		for _, e := range x {
-			walk(e, f)
-		}
-	}
-}
-
-// resolve returns a copy of v with every model.Str replaced by its text.
+// resolve returns a copy of v with every model.Str replaced by its text,
+// secrets read with read.
 func resolve(v any, read SecretReader) (any, error) {
-	switch x := v.(type) {
-	case model.Str:
+	return transform(v, func(s model.Str) (any, error) {
 		var b bytes.Buffer
-		for _, p := range x {
+		for _, p := range s {
 			if p.SecretFile == "" {
 				b.WriteString(p.Text)
 				continue
 			}
-			s, err := read(p.SecretFile)
+			text, err := read(p.SecretFile)
 			if err != nil {
 				return nil, fmt.Errorf("reading secret: %w", err)
 			}
-			b.WriteString(s)
+			b.WriteString(text)
 		}
 		return b.String(), nil
+	})
+}
+
+// transform returns a copy of a document tree with every model.Str
+// replaced by f's result.
+func transform(v any, f func(model.Str) (any, error)) (any, error) {
+	switch x := v.(type) {
+	case model.Str:
+		return f(x)
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			r, err := resolve(e, read)
+			r, err := transform(e, f)
 			if err != nil {
 				return nil, err
 			}
@@ -125,7 +108,7 @@ func resolve(v any, read SecretReader) (any, error) {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			r, err := resolve(e, read)
+			r, err := transform(e, f)
 			if err != nil {
 				return nil, err
 			}
@@ -210,29 +193,12 @@ func escapePointer(s string) string {
 // a secret replaced whole by Placeholder: the form that is hashed and
 // shown.
 func (d *Document) Redacted() any {
-	v, _ := resolve(redactWhole(d.JSON), func(string) (string, error) { return "", nil })
-	return v
-}
-
-func redactWhole(v any) any {
-	switch x := v.(type) {
-	case model.Str:
-		if x.HasSecret() {
-			return Placeholder
+	v, _ := transform(d.JSON, func(s model.Str) (any, error) {
+		if s.HasSecret() {
+			return Placeholder, nil
 		}
-		return x
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = redactWhole(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = redactWhole(e)
-		}
-		return out
-	}
+		lit, _ := s.Literal()
+		return lit, nil
+	})
 	return v
 }
