@@ -4,6 +4,8 @@ go 1.24.0
 
 require (
 	github.com/agext/levenshtein v1.2.3
+	github.com/aymanbagabas/go-udiff v0.3.1
+	github.com/gofrs/flock v0.12.1
 	github.com/google/go-cmp v0.7.0
 	github.com/google/renameio/v2 v2.0.1
 	github.com/hashicorp/hcl/v2 v2.24.0

@@ -37,6 +37,11 @@ type Change struct {
 	mode   fs.FileMode
 	remove bool // Prune of a whole file (a block prune rewrites data instead)
 	state  *FileState
+	// For showing the change: the document, the live content, and the
+	// secret pointers recorded for it.
+	doc     *render.Document
+	live    []byte
+	secrets []string
 }
 
 // Options locate one render.
@@ -121,10 +126,14 @@ func readLive(root, p string) (live, error) {
 }
 
 func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, error) {
-	c := Change{Path: d.Path, mode: d.Mode}
+	c := Change{Path: d.Path, mode: d.Mode, doc: d}
 	l, err := readLive(opts.Root, d.Path)
 	if err != nil {
 		return c, err
+	}
+	c.live = l.data
+	if owned != nil {
+		c.secrets = owned.Secrets
 	}
 	if l.symlink {
 		c.Action, c.Reason = Conflict, "is a symbolic link; agyconf does not write through links (remove it, or point it elsewhere, and render again)"
@@ -187,11 +196,12 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 }
 
 func decideStale(p string, owned *FileState, opts Options) (Change, error) {
-	c := Change{Path: p}
+	c := Change{Path: p, secrets: owned.Secrets}
 	l, err := readLive(opts.Root, p)
 	if err != nil {
 		return c, err
 	}
+	c.live = l.data
 	if !l.exists || l.symlink {
 		c.Action = Prune // already gone: only the state forgets it
 		return c, nil

@@ -91,6 +91,7 @@ permissions, validates them, and writes Antigravity's files.
 
 EXAMPLES:
    agyconf render --config ~/.config/agyconf
+   agyconf diff --config ~/.config/agyconf
    agyconf validate --config examples/global
    agyconf schema > agyconf.schema.json
 
@@ -104,6 +105,7 @@ EXAMPLES:
 		OnUsageError:   usageError,
 		Commands: []*cli.Command{
 			renderCommand(),
+			diffCommand(),
 			validateCommand(),
 			schemaCommand(),
 			versionCommand(),

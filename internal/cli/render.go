@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/urfave/cli/v2"
@@ -23,7 +24,7 @@ func renderCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "render",
 		Usage:     "write Antigravity's files from a config",
-		UsageText: "agyconf render --config PATH [--root DIR] [--diagnostics-format text|json]",
+		UsageText: "agyconf render --config PATH [--root DIR] [--check | --dry-run] [--diagnostics-format text|json]",
 		Description: `Validates the config at PATH, renders every file it describes and writes
 them under DIR: $HOME by default in global scope, the current directory in
 workspace scope. Output is deterministic: the same config gives the same
@@ -36,23 +37,53 @@ was edited since; it removes files it wrote that the config no longer
 describes, unless they were edited. Secrets named by secret_file() are read
 now, and only into files of mode 0600.
 
+--check changes nothing and exits 1 when a render would change something,
+listing each path as missing, changed, stale or conflicting: the CI gate.
+--dry-run prints what a render would do and changes nothing.
+
 EXAMPLES:
    agyconf render --config ~/.config/agyconf
-   agyconf render --config examples/workspace --root /tmp/demo-project`,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`), required"},
-			&cli.StringFlag{Name: "root", Usage: "render into `DIR` instead of the scope's default"},
-			diagFormatFlag,
-			colorFlag,
-		},
+   agyconf render --config examples/workspace --root /tmp/demo-project
+   agyconf render --config agyconf.hcl --check`,
+		Flags: append(applyFlags(),
+			&cli.BoolFlag{Name: "check", Usage: "change nothing; exit 1 if a render would change something"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what a render would do; change nothing"},
+		),
 		Action: runRender,
 	}
 }
 
-func runRender(c *cli.Context) error {
+// applyFlags are the flags of every command that compares a config with
+// the live files.
+func applyFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`), required"},
+		&cli.StringFlag{Name: "root", Usage: "render into `DIR` instead of the scope's default"},
+		diagFormatFlag,
+		colorFlag,
+	}
+}
+
+// session is a config decided against the live files, under the lock.
+type session struct {
+	root    string
+	opts    apply.Options
+	state   *apply.State
+	changes []apply.Change
+	lock    *apply.Lock
+	format  diagfmt.Format
+}
+
+// lockWait bounds how long a render waits for another one into the same
+// root before it gives up.
+const lockWait = 60 * time.Second
+
+// decide loads, renders and checks the config, takes the root's lock and
+// decides every path. The caller releases the lock.
+func decide(c *cli.Context) (*session, error) {
 	path, format, err := configFlags(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p := config.NewParser()
 	cfg, diags := p.LoadConfig(path)
@@ -64,47 +95,110 @@ func runRender(c *cli.Context) error {
 	}
 	if format == diagfmt.JSON || len(diags) > 0 {
 		if err := writeDiags(c, format, p, diags); err != nil {
-			return exit(ExitBadInput, err)
+			return nil, exit(ExitBadInput, err)
 		}
 	}
 	if diags.HasErrors() {
-		return exit(ExitBadInput, nil)
+		return nil, exit(ExitBadInput, nil)
 	}
 	if err := plan.Check(); err != nil {
-		return exit(ExitBadInput, err)
+		return nil, exit(ExitBadInput, err)
 	}
-
 	root, err := renderRoot(c.String("root"), cfg.Agyconf.Scope)
 	if err != nil {
-		return exit(ExitBadInput, err)
+		return nil, exit(ExitBadInput, err)
 	}
-	opts := apply.Options{
+	s := &session{root: root, format: format, opts: apply.Options{
 		Root:      root,
 		StatePath: statePath(root, cfg.Agyconf.Scope),
 		Secrets:   readSecret,
 		KeepDirs:  layout.New(cfg.Agyconf).Folders(),
-	}
-	st, err := apply.LoadState(opts.StatePath)
+	}}
+	s.lock, err = apply.AcquireLock(apply.LockPath(s.opts.StatePath), lockWait, func(holder string) {
+		fmt.Fprintf(c.App.ErrWriter, "agyconf: waiting for %s, which is rendering into %s\n", holder, root)
+	})
 	if err != nil {
-		return exit(ExitBadInput, err)
+		return nil, exit(ExitBadInput, err)
 	}
-	changes, err := apply.Decide(plan, st, opts)
+	if cfg.Agyconf.Scope == model.ScopeWorkspace {
+		// The state is committed with the tree; the lock beside it is not.
+		ignore := filepath.Join(filepath.Dir(s.opts.StatePath), ".gitignore")
+		if _, statErr := os.Stat(ignore); errors.Is(statErr, os.ErrNotExist) {
+			_ = os.WriteFile(ignore, []byte("# The lock of a render in progress is never committed.\nlock\n"), 0o644)
+		}
+	}
+	if s.state, err = apply.LoadState(s.opts.StatePath); err == nil {
+		s.changes, err = apply.Decide(plan, s.state, s.opts)
+	}
 	if err != nil {
-		return exit(ExitBadInput, err)
+		s.lock.Release()
+		return nil, exit(ExitBadInput, err)
 	}
-	if err := apply.Execute(changes, st, opts); err != nil {
+	return s, nil
+}
+
+// out is where a command's report goes: standard output, unless that
+// belongs to the JSON diagnostics report.
+func (s *session) out(c *cli.Context) io.Writer {
+	if s.format == diagfmt.JSON {
+		return c.App.ErrWriter
+	}
+	return c.App.Writer
+}
+
+func runRender(c *cli.Context) error {
+	if c.Bool("check") && c.Bool("dry-run") {
+		return exit(ExitBadInput, fmt.Errorf("--check and --dry-run do not go together (see agyconf render --help)"))
+	}
+	s, err := decide(c)
+	if err != nil {
+		return err
+	}
+	defer s.lock.Release()
+	switch {
+	case c.Bool("check"):
+		return check(s.out(c), s.root, s.changes)
+	case c.Bool("dry-run"):
+		report(s.out(c), c.App.ErrWriter, s.root, s.changes, "would render into")
+		return nil
+	}
+	if err := apply.Execute(s.changes, s.state, s.opts); err != nil {
 		var ce *apply.ConflictError
 		if errors.As(err, &ce) {
 			return exit(ExitConflict, err)
 		}
 		return exit(ExitBadInput, err)
 	}
-	// Standard output is the JSON report's alone in JSON mode.
-	out := c.App.Writer
-	if format == diagfmt.JSON {
-		out = c.App.ErrWriter
+	report(s.out(c), c.App.ErrWriter, s.root, s.changes, "rendered into")
+	return nil
+}
+
+// driftWords name what --check found, in the words of a CI log.
+var driftWords = map[apply.Action]string{
+	apply.Create:   "missing",
+	apply.Recreate: "missing",
+	apply.Update:   "changed",
+	apply.Adopt:    "changed",
+	apply.Prune:    "stale",
+	apply.Keep:     "stale",
+	apply.Conflict: "conflict",
+}
+
+// check reports drift: exit 1 if a render would change anything.
+func check(out io.Writer, root string, changes []apply.Change) error {
+	drift := apply.Drift(changes)
+	for _, ch := range drift {
+		line := fmt.Sprintf("%-8s %s", driftWords[ch.Action], ch.Path)
+		if ch.Reason != "" {
+			line += ": " + ch.Reason
+		}
+		fmt.Fprintln(out, line)
 	}
-	report(out, c.App.ErrWriter, root, changes)
+	if len(drift) > 0 {
+		fmt.Fprintf(out, "%s: %d path(s) out of date; agyconf render would change them\n", root, len(drift))
+		return exit(ExitFindings, nil)
+	}
+	fmt.Fprintf(out, "%s: in sync\n", root)
 	return nil
 }
 
@@ -158,7 +252,7 @@ func readSecret(path string) (string, error) {
 }
 
 // report prints one line per change, then a summary.
-func report(out, errOut io.Writer, root string, changes []apply.Change) {
+func report(out, errOut io.Writer, root string, changes []apply.Change, verb string) {
 	counts := map[apply.Action]int{}
 	for _, ch := range changes {
 		counts[ch.Action]++
@@ -171,7 +265,7 @@ func report(out, errOut io.Writer, root string, changes []apply.Change) {
 		}
 	}
 	var parts []string
-	for _, a := range []apply.Action{apply.Create, apply.Recreate, apply.Update, apply.Adopt, apply.Prune, apply.Keep, apply.Unchanged} {
+	for _, a := range []apply.Action{apply.Create, apply.Recreate, apply.Update, apply.Adopt, apply.Prune, apply.Keep, apply.Conflict, apply.Unchanged} {
 		if n := counts[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, a))
 		}
@@ -179,5 +273,5 @@ func report(out, errOut io.Writer, root string, changes []apply.Change) {
 	if len(parts) == 0 {
 		parts = []string{"nothing to do"}
 	}
-	fmt.Fprintf(out, "rendered into %s: %s\n", root, strings.Join(parts, ", "))
+	fmt.Fprintf(out, "%s %s: %s\n", verb, root, strings.Join(parts, ", "))
 }

@@ -66,7 +66,7 @@ func (d *Document) Bytes(read SecretReader) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.Path, err)
 	}
-	return encodeJSON(v)
+	return EncodeJSON(v)
 }
 
 // resolve returns a copy of v with every model.Str replaced by its text,
@@ -119,10 +119,10 @@ func transform(v any, f func(model.Str) (any, error)) (any, error) {
 	return v, nil
 }
 
-// encodeJSON writes the canonical form every JSON document uses: keys
-// sorted (encoding/json sorts map keys), two-space indent, no HTML
-// escaping, one trailing newline.
-func encodeJSON(v any) ([]byte, error) {
+// EncodeJSON writes the form every JSON document uses: keys sorted
+// (encoding/json sorts map keys), two-space indent, no HTML escaping, one
+// trailing newline.
+func EncodeJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/urfave/cli/v2"
+
+	"github.com/agyconf/agyconf/internal/apply"
+)
+
+func diffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "show what a render would change",
+		UsageText: "agyconf diff --config PATH [--root DIR] [--stat] [--exit-code]",
+		Description: `Decides exactly as render does, changes nothing, and prints a unified diff
+per file a render would write or remove. Every string that holds a secret is
+shown as <secret>, on both sides. Conflicts are listed, not diffed: render
+would refuse them.
+
+EXAMPLES:
+   agyconf diff --config ~/.config/agyconf
+   agyconf diff --config agyconf.hcl --stat --exit-code`,
+		Flags: append(applyFlags(),
+			&cli.BoolFlag{Name: "stat", Usage: "print a line per file with the lines added and removed, not the diff"},
+			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when there are differences"},
+		),
+		Action: runDiff,
+	}
+}
+
+func runDiff(c *cli.Context) error {
+	s, err := decide(c)
+	if err != nil {
+		return err
+	}
+	defer s.lock.Release()
+	out := s.out(c)
+	color := useColor(out, c.String("color"))
+	drift := apply.Drift(s.changes)
+	for _, ch := range drift {
+		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
+			fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Path, ch.Reason)
+			continue
+		}
+		before, after := ch.Shown()
+		text := udiff.Unified("a/"+ch.Path, "b/"+ch.Path, before, after)
+		if c.Bool("stat") {
+			add, del := countLines(text)
+			fmt.Fprintf(out, "%s | +%d -%d\n", ch.Path, add, del)
+			continue
+		}
+		if text == "" {
+			// Only the mode or the recorded state differs.
+			fmt.Fprintf(out, "%s %s: no change in content\n", ch.Action, ch.Path)
+			continue
+		}
+		writeDiff(out, text, color)
+	}
+	if len(drift) > 0 && c.Bool("exit-code") {
+		return exit(ExitFindings, nil)
+	}
+	return nil
+}
+
+// countLines counts the added and removed lines of a unified diff.
+func countLines(diff string) (add, del int) {
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		case strings.HasPrefix(l, "+"):
+			add++
+		case strings.HasPrefix(l, "-"):
+			del++
+		}
+	}
+	return add, del
+}
+
+// writeDiff prints a unified diff, coloured on a terminal.
+func writeDiff(w io.Writer, diff string, color bool) {
+	if !color {
+		io.WriteString(w, diff)
+		return
+	}
+	for _, l := range strings.SplitAfter(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+			fmt.Fprintf(w, "\x1b[1m%s\x1b[0m", strings.TrimSuffix(l, "\n"))
+		case strings.HasPrefix(l, "+"):
+			fmt.Fprintf(w, "\x1b[32m%s\x1b[0m", strings.TrimSuffix(l, "\n"))
+		case strings.HasPrefix(l, "-"):
+			fmt.Fprintf(w, "\x1b[31m%s\x1b[0m", strings.TrimSuffix(l, "\n"))
+		case strings.HasPrefix(l, "@@"):
+			fmt.Fprintf(w, "\x1b[36m%s\x1b[0m", strings.TrimSuffix(l, "\n"))
+		default:
+			io.WriteString(w, strings.TrimSuffix(l, "\n"))
+		}
+		if strings.HasSuffix(l, "\n") {
+			io.WriteString(w, "\n")
+		}
+	}
+}
