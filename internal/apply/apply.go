@@ -26,11 +26,17 @@ const (
 	Prune     Action = "prune"     // agyconf's, no longer wanted, unchanged since written
 	Keep      Action = "keep"      // agyconf's, no longer wanted, but edited: left alone
 	Conflict  Action = "conflict"  // exists and is not agyconf's, or was edited
+	// Merge is the write of a shared file that carries its entries'
+	// changes; the entries' own Changes say what changes.
+	Merge Action = "merge"
 )
 
 // Change is the decision for one path.
 type Change struct {
-	Path   string // relative to the root, forward slashes
+	Path string // relative to the root, forward slashes
+	// Unit names the entry of a shared file the change is about
+	// (mcpServers.github); empty for a whole file.
+	Unit   string
 	Action Action
 	Reason string // for Conflict and Keep: why
 	data   []byte // the whole file to write (Create/Recreate/Update) or nil
@@ -42,6 +48,18 @@ type Change struct {
 	doc     *render.Document
 	live    []byte
 	secrets []string
+	// stateKey is where the state records the entry (Path when empty).
+	stateKey string
+	// backup is the content of a shared file agyconf takes over for the
+	// first time, kept in the state folder before anything is merged.
+	backup []byte
+}
+
+func (c Change) key() string {
+	if c.stateKey != "" {
+		return c.stateKey
+	}
+	return c.Path
 }
 
 // Options locate one render.
@@ -63,7 +81,7 @@ func (e *ConflictError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d conflict(s); nothing was written:", len(e.Changes))
 	for _, c := range e.Changes {
-		fmt.Fprintf(&b, "\n  %s: %s", c.Path, c.Reason)
+		fmt.Fprintf(&b, "\n  %s: %s", c.Name(), c.Reason)
 	}
 	return b.String()
 }
@@ -75,14 +93,34 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 	wanted := map[string]bool{}
 	for _, d := range plan.Documents {
 		wanted[d.Path] = true
+		if d.Merge != nil {
+			cs, err := decideShared(d, st, opts)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cs...)
+			continue
+		}
 		c, err := decideDoc(d, st.Files[d.Path], opts)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, c)
 	}
+	// Shared files the plan no longer has at all: their entries go.
+	gone := map[string]bool{}
+	for key := range st.Files {
+		if file, _, ok := strings.Cut(key, unitSep); ok && !wanted[file] && !gone[file] {
+			gone[file] = true
+			cs, err := decideShared(&render.Document{Path: file, Mode: render.ModeFile, JSON: map[string]any{}, Merge: &render.Merge{}}, st, opts)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cs...)
+		}
+	}
 	for p, fsState := range st.Files {
-		if wanted[p] {
+		if wanted[p] || strings.Contains(p, unitSep) {
 			continue
 		}
 		c, err := decideStale(p, fsState, opts)
@@ -91,7 +129,7 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 		}
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
 
@@ -371,6 +409,13 @@ func Execute(changes []Change, st *State, opts Options) error {
 	if len(conflicts) > 0 {
 		return &ConflictError{Changes: conflicts}
 	}
+	for _, c := range changes {
+		if c.backup != nil {
+			if err := backup(opts, c.Path, c.backup); err != nil {
+				return err
+			}
+		}
+	}
 	b := &batch{root: opts.Root, keep: opts.KeepDirs}
 	for _, c := range changes {
 		full := filepath.Join(opts.Root, filepath.FromSlash(c.Path))
@@ -387,14 +432,33 @@ func Execute(changes []Change, st *State, opts Options) error {
 	for _, c := range changes {
 		switch c.Action {
 		case Prune:
-			delete(st.Files, c.Path)
-		case Keep:
-			// still recorded: a later render may prune it once restored
+			delete(st.Files, c.key())
+		case Keep, Merge:
+			// Keep: still recorded, a later render may prune it once
+			// restored. Merge: the entries record themselves.
 		default:
 			if c.state != nil {
-				st.Files[c.Path] = c.state
+				st.Files[c.key()] = c.state
 			}
 		}
 	}
 	return st.Save(opts.StatePath)
+}
+
+// backup keeps the content a shared file had before agyconf first merged
+// into it, under the state folder, once: a later takeover never overwrites
+// the first backup.
+func backup(opts Options, path string, data []byte) error {
+	full := filepath.Join(filepath.Dir(opts.StatePath), "backups", filepath.FromSlash(path))
+	if _, err := os.Lstat(full); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {
+		return fmt.Errorf("backing up %s: %w", path, err)
+	}
+	// 0600: the file may hold credentials.
+	if err := os.WriteFile(full, data, 0o600); err != nil {
+		return fmt.Errorf("backing up %s: %w", path, err)
+	}
+	return nil
 }

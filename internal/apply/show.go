@@ -14,7 +14,7 @@ import (
 func Drift(changes []Change) []Change {
 	var out []Change
 	for _, c := range changes {
-		if c.Action == Unchanged || (c.Action == Adopt && c.data == nil) {
+		if c.Action == Unchanged || c.Action == Merge || (c.Action == Adopt && c.data == nil) {
 			continue
 		}
 		out = append(out, c)
@@ -36,6 +36,8 @@ func (c Change) Shown() (before, after string) {
 		after = ""
 	case c.Action == Conflict || c.Action == Keep:
 		after = before // agyconf leaves it as it is
+	case c.Action == Merge:
+		after = redactLive(c.Path, c.data, c.pointers())
 	case c.doc != nil && c.doc.JSON != nil:
 		b, err := render.EncodeJSON(c.doc.Redacted())
 		if err != nil {
@@ -79,4 +81,25 @@ func redactLive(p string, data []byte, ptrs []string) string {
 		return "(cannot be shown: " + err.Error() + ")\n"
 	}
 	return string(b)
+}
+
+// Name is the path, and the entry for a change inside a shared file:
+// ".gemini/config/mcp_config.json mcpServers.github".
+func (c Change) Name() string {
+	if c.Unit == "" {
+		return c.Path
+	}
+	return c.Path + " " + c.Unit
+}
+
+// Files returns the changes that write or remove a whole file, and the
+// carriers of shared files' entries: what a diff shows.
+func Files(changes []Change) []Change {
+	var out []Change
+	for _, c := range changes {
+		if c.Unit == "" && (c.Writes() || c.Action == Conflict || c.Action == Keep || c.Action == Prune) {
+			out = append(out, c)
+		}
+	}
+	return out
 }

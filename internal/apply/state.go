@@ -19,8 +19,9 @@ import (
 // StateVersion is bumped when the state file's shape changes.
 const StateVersion = 1
 
-// State is what agyconf wrote last under one root: per file, the hash of
-// its content with secrets replaced by a placeholder, never of a secret.
+// State is what agyconf wrote last under one root: per file, or per entry
+// of a shared file ("<file>#<JSON pointer>"), the hash of its content with
+// secrets replaced by a placeholder, never of a secret.
 type State struct {
 	Version int                   `json:"version"`
 	Files   map[string]*FileState `json:"files"`
@@ -32,6 +33,9 @@ type FileState struct {
 	SHA256 string `json:"sha256"`
 	// Block is set when agyconf owns only a managed block of the file.
 	Block bool `json:"block,omitempty"`
+	// Item is set for an item of a string list in a shared file; an item
+	// is its own content, so it has no hash.
+	Item bool `json:"item,omitempty"`
 	// Secrets lists the JSON pointers of string values that held secrets;
 	// they are replaced by a placeholder before hashing.
 	Secrets []string `json:"secrets,omitempty"`

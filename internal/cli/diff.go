@@ -43,7 +43,11 @@ func runDiff(c *cli.Context) error {
 	drift := apply.Drift(s.changes)
 	for _, ch := range drift {
 		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
-			fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Path, ch.Reason)
+			fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Name(), ch.Reason)
+		}
+	}
+	for _, ch := range apply.Files(s.changes) {
+		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
 			continue
 		}
 		before, after := ch.Shown()
@@ -54,8 +58,7 @@ func runDiff(c *cli.Context) error {
 			continue
 		}
 		if text == "" {
-			// Only the mode or the recorded state differs.
-			fmt.Fprintf(out, "%s %s: no change in content\n", ch.Action, ch.Path)
+			fmt.Fprintf(out, "%s: changes only in a secret's value (never shown) or in the file's mode\n", ch.Path)
 			continue
 		}
 		writeDiff(out, text, color)

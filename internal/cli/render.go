@@ -188,7 +188,7 @@ var driftWords = map[apply.Action]string{
 func check(out io.Writer, root string, changes []apply.Change) error {
 	drift := apply.Drift(changes)
 	for _, ch := range drift {
-		line := fmt.Sprintf("%-8s %s", driftWords[ch.Action], ch.Path)
+		line := fmt.Sprintf("%-8s %s", driftWords[ch.Action], ch.Name())
 		if ch.Reason != "" {
 			line += ": " + ch.Reason
 		}
@@ -255,13 +255,15 @@ func readSecret(path string) (string, error) {
 func report(out, errOut io.Writer, root string, changes []apply.Change, verb string) {
 	counts := map[apply.Action]int{}
 	for _, ch := range changes {
-		counts[ch.Action]++
+		if ch.Action != apply.Merge {
+			counts[ch.Action]++
+		}
 		switch ch.Action {
-		case apply.Unchanged:
+		case apply.Unchanged, apply.Merge:
 		case apply.Keep:
-			fmt.Fprintf(errOut, "agyconf: kept %s: %s\n", ch.Path, ch.Reason)
+			fmt.Fprintf(errOut, "agyconf: kept %s: %s\n", ch.Name(), ch.Reason)
 		default:
-			fmt.Fprintf(out, "%-9s %s\n", ch.Action, ch.Path)
+			fmt.Fprintf(out, "%-9s %s\n", ch.Action, ch.Name())
 		}
 	}
 	var parts []string

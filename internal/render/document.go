@@ -48,6 +48,25 @@ type Document struct {
 	JSON any
 	// Text is the content of every other document.
 	Text []byte
+	// Merge is set for a JSON file agyconf shares with the user and with
+	// agy: agyconf owns entries of it, not the file. Nil means agyconf owns
+	// the whole file.
+	Merge *Merge
+}
+
+// Merge names the entries agyconf owns in a shared JSON file. Everything
+// else in the file — other entries, other keys, their order — is left as
+// it is.
+type Merge struct {
+	// Parent is the object whose members agyconf owns one by one: nil for
+	// the root (named hooks, settings keys), ["mcpServers"] for servers.
+	Parent []string
+	// Items are string arrays whose items agyconf owns one by one, without
+	// owning the array: permission lists, where agy adds grants itself.
+	Items [][]string
+	// Defaults are members agy rewrites itself (the CLI's model): agyconf
+	// writes them when absent and never fights over them.
+	Defaults []string
 }
 
 // SecretReader returns the content of a secret file. Render never calls

@@ -159,7 +159,7 @@ func (r *renderer) mcpConfig() {
 		r.noPlace(layout.MCPConfig, r.cfg.MCPServers[0].Range)
 	}
 	for _, p := range paths {
-		r.plan.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc})
+		r.plan.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc, Merge: &Merge{Parent: []string{"mcpServers"}}})
 	}
 }
 
@@ -246,7 +246,7 @@ func (r *renderer) hooks() {
 	if p == "" {
 		return
 	}
-	r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(r.cfg.Hooks)})
+	r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(r.cfg.Hooks), Merge: &Merge{}})
 }
 
 // hooksDoc builds hooks.json: named hooks at the top level, grouped events
@@ -437,12 +437,18 @@ func (r *renderer) settings() {
 	for k, s := range r.cfg.Settings {
 		doc[k] = s.Value
 	}
+	// agy writes these files too (login, trusted workspaces, grants it
+	// records): agyconf owns the keys and permission items it declares.
+	merge := &Merge{
+		Items:    [][]string{{"permissions", "allow"}, {"permissions", "ask"}, {"permissions", "deny"}},
+		Defaults: []string{"model"},
+	}
 	if p, ok := r.l.Path(layout.Settings); ok {
-		r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaCLISettings, JSON: doc})
+		r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaCLISettings, JSON: doc, Merge: merge})
 		return
 	}
 	if p, ok := r.l.Path(layout.IDESettings); ok {
-		r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaIDESettings, JSON: doc})
+		r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaIDESettings, JSON: doc, Merge: merge})
 		if r.l.Product() == model.ProductBoth {
 			r.warnf(rng, "The CLI ignores project settings", "These settings are written to %s for the IDE; agy CLI 1.2.0 was measured ignoring every project-level permissions file (reference §0.9). Put CLI permissions in a global config.", p)
 		}

@@ -42,8 +42,11 @@ func tree(t *testing.T, plan *render.Plan, diags hcl.Diagnostics) []byte {
 	ar := &txtar.Archive{}
 	for _, d := range plan.Documents {
 		kind := "whole"
-		if d.Kind == render.ManagedBlock {
+		switch {
+		case d.Kind == render.ManagedBlock:
 			kind = "managed block"
+		case d.Merge != nil:
+			kind = "entries"
 		}
 		fmt.Fprintf(&comment, "%04o %-20s %-14s %s\n", d.Mode, d.Schema, kind, d.Path)
 		b, err := d.Bytes(render.Redact)
