@@ -66,6 +66,10 @@ func (c Change) key() string {
 type Options struct {
 	Root      string // absolute
 	StatePath string // absolute
+	// Others are the states of the other config instances rendering into
+	// the same root, by instance name: their files and entries are not
+	// this instance's to take or to prune.
+	Others map[string]*State
 	// Secrets reads a secret file; only called for documents written.
 	Secrets render.SecretReader
 	// KeepDirs are folders, relative to Root with forward slashes, that
@@ -175,6 +179,10 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	}
 	if l.symlink {
 		c.Action, c.Reason = Conflict, "is a symbolic link; agyconf does not write through links (remove it, or point it elsewhere, and render again)"
+		return c, nil
+	}
+	if other := opts.ownedElsewhere(d.Path); other != "" && owned == nil {
+		c.Action, c.Reason = Conflict, otherInstance(other)
 		return c, nil
 	}
 	wantHash, secrets, err := desiredHash(d)
@@ -461,4 +469,24 @@ func backup(opts Options, path string, data []byte) error {
 		return fmt.Errorf("backing up %s: %w", path, err)
 	}
 	return nil
+}
+
+// ownedElsewhere names the other instance that owns key, or "".
+func (o Options) ownedElsewhere(key string) string {
+	names := make([]string, 0, len(o.Others))
+	for n := range o.Others {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if _, ok := o.Others[n].Files[key]; ok {
+			return n
+		}
+	}
+	return ""
+}
+
+// otherInstance is the reason for a conflict with another config instance.
+func otherInstance(name string) string {
+	return fmt.Sprintf("belongs to the config instance %q rendering into the same root; one entry, one owner", name)
 }

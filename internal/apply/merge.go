@@ -172,6 +172,11 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		wanted[u.key] = true
 		c := Change{Path: d.Path, Unit: unitName(u), stateKey: u.key, doc: d}
 		owned := st.Files[u.key]
+		if other := opts.ownedElsewhere(u.key); other != "" && owned == nil && !u.isItem && !u.isDflt {
+			c.Action, c.Reason = Conflict, otherInstance(other)
+			changes = append(changes, c)
+			continue
+		}
 		if u.isItem {
 			present, err := hasItem(live, u)
 			if err != nil {
@@ -264,7 +269,9 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		path, item, isItem := parseUnitKey(key)
 		c := Change{Path: d.Path, Unit: displayUnit(path, item, isItem), Action: Prune, stateKey: key}
 		if isItem {
-			if live.RemoveString(item, path...) {
+			// A list item two instances both declare stays while either
+			// still does.
+			if opts.ownedElsewhere(key) == "" && live.RemoveString(item, path...) {
 				edits = true
 			}
 			changes = append(changes, c)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/google/renameio/v2"
 )
@@ -84,4 +85,30 @@ func (s *State) Save(path string) error {
 func sum(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// LoadOthers reads the states of every other config instance whose state
+// file lies beside self.
+func LoadOthers(self string) (map[string]*State, error) {
+	dir := filepath.Dir(self)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading states: %w", err)
+	}
+	out := map[string]*State{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || filepath.Ext(name) != ".json" || filepath.Join(dir, name) == self {
+			continue
+		}
+		st, err := LoadState(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		out[strings.TrimSuffix(name, ".json")] = st
+	}
+	return out, nil
 }

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -59,6 +62,7 @@ func applyFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`), required"},
 		&cli.StringFlag{Name: "root", Usage: "render into `DIR` instead of the scope's default"},
+		&cli.StringFlag{Name: "instance", Usage: "name this config's state `NAME` (default: from the config's path); one per config rendering into a root"},
 		diagFormatFlag,
 		colorFlag,
 	}
@@ -108,9 +112,13 @@ func decide(c *cli.Context) (*session, error) {
 	if err != nil {
 		return nil, exit(ExitBadInput, err)
 	}
+	instance, err := instanceName(c.String("instance"), path, root)
+	if err != nil {
+		return nil, exit(ExitBadInput, err)
+	}
 	s := &session{root: root, format: format, opts: apply.Options{
 		Root:      root,
-		StatePath: statePath(root, cfg.Agyconf.Scope),
+		StatePath: statePath(root, cfg.Agyconf.Scope, instance),
 		Secrets:   readSecret,
 		KeepDirs:  layout.New(cfg.Agyconf).Folders(),
 	}}
@@ -126,6 +134,10 @@ func decide(c *cli.Context) (*session, error) {
 		if _, statErr := os.Stat(ignore); errors.Is(statErr, os.ErrNotExist) {
 			_ = os.WriteFile(ignore, []byte("# The lock of a render in progress is never committed.\nlock\n"), 0o644)
 		}
+	}
+	if s.opts.Others, err = apply.LoadOthers(s.opts.StatePath); err != nil {
+		s.lock.Release()
+		return nil, exit(ExitBadInput, err)
 	}
 	if s.state, err = apply.LoadState(s.opts.StatePath); err == nil {
 		s.changes, err = apply.Decide(plan, s.state, s.opts)
@@ -231,14 +243,49 @@ func renderRoot(flag string, scope model.Scope) (string, error) {
 	return abs, nil
 }
 
-// statePath is where agyconf records what it wrote under root. A workspace
-// keeps it in the tree, to be committed with the rendered files.
-func statePath(root string, scope model.Scope) string {
+// statePath is where agyconf records what one config instance wrote under
+// root. A workspace keeps it in the tree, to be committed with the rendered
+// files.
+func statePath(root string, scope model.Scope, instance string) string {
 	if scope == model.ScopeWorkspace {
-		return filepath.Join(root, ".agyconf", "state.json")
+		return filepath.Join(root, ".agyconf", instance+".json")
 	}
-	return filepath.Join(root, ".local", "state", "agyconf", "state.json")
+	return filepath.Join(root, ".local", "state", "agyconf", instance+".json")
 }
+
+// instanceName names a config instance: --instance, or the config's path —
+// relative to the root when inside it, so that a committed workspace and
+// its clones agree — made safe as a file name. Two configs rendering into
+// one root thus keep separate states and never prune each other's entries.
+// A config whose path changes every time (a Nix store path) needs
+// --instance.
+func instanceName(flag, configPath, root string) (string, error) {
+	if flag != "" {
+		if !instanceRe.MatchString(flag) {
+			return "", fmt.Errorf("--instance %q: use letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit", flag)
+		}
+		return flag, nil
+	}
+	abs, err := filepath.Abs(configPath)
+	if err != nil {
+		return "", err
+	}
+	name := abs
+	if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
+		name = rel
+	}
+	name = strings.Trim(unsafeRun.ReplaceAllString(filepath.ToSlash(name), "_"), "_.")
+	if name == "" || len(name) > 80 {
+		sum := sha256.Sum256([]byte(abs))
+		name = strings.Trim(name[max(0, len(name)-60):], "_.") + "-" + hex.EncodeToString(sum[:4])
+	}
+	return name, nil
+}
+
+var (
+	instanceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
+	unsafeRun  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+)
 
 // readSecret reads a secret file, without the one line ending such files
 // usually end with (a token with a newline breaks a header).
