@@ -66,6 +66,10 @@ func (c Change) key() string {
 type Options struct {
 	Root      string // absolute
 	StatePath string // absolute
+	// Force overwrites what was edited since agyconf wrote it; Adopt
+	// takes over what agyconf did not write (after a backup), Home
+	// Manager's links included.
+	Force, Adopt bool
 	// Others are the states of the other config instances rendering into
 	// the same root, by instance name: their files and entries are not
 	// this instance's to take or to prune.
@@ -139,11 +143,23 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 
 // live is a target as it is on disk.
 type live struct {
-	exists  bool
-	symlink bool
-	data    []byte
-	mode    fs.FileMode
+	exists bool
+	// link is the target of a symbolic link at the path: its content is
+	// read through it, but a write replaces the link by a regular file
+	// (a rename replaces the link itself), never writes through it.
+	link string
+	data []byte
+	mode fs.FileMode
 }
+
+// hmLink reports whether a link points into a Home Manager generation:
+// replacing it would make the next `home-manager switch` abort, since HM
+// refuses to clobber a file it did not link.
+func (l live) hmLink() bool {
+	return strings.HasPrefix(l.link, "/nix/store/") || strings.Contains(l.link, "home-manager-files")
+}
+
+const hmLinkReason = "is a link into a Home Manager generation; replacing it would make the next home-manager switch abort. Drop the Home Manager option that writes it, or pass --adopt to replace the link by agyconf's file"
 
 func readLive(root, p string) (live, error) {
 	full := filepath.Join(root, filepath.FromSlash(p))
@@ -154,8 +170,16 @@ func readLive(root, p string) (live, error) {
 	if err != nil {
 		return live{}, err
 	}
+	var l live
 	if st.Mode()&fs.ModeSymlink != 0 {
-		return live{exists: true, symlink: true}, nil
+		if l.link, err = os.Readlink(full); err != nil {
+			return live{}, err
+		}
+		if st, err = os.Stat(full); errors.Is(err, os.ErrNotExist) {
+			return l, nil // dangling: nothing to read, the link goes
+		} else if err != nil {
+			return live{}, err
+		}
 	}
 	if !st.Mode().IsRegular() {
 		return live{}, fmt.Errorf("%s exists and is not a regular file", full)
@@ -164,7 +188,8 @@ func readLive(root, p string) (live, error) {
 	if err != nil {
 		return live{}, err
 	}
-	return live{exists: true, data: data, mode: st.Mode().Perm()}, nil
+	l.exists, l.data, l.mode = true, data, st.Mode().Perm()
+	return l, nil
 }
 
 func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, error) {
@@ -177,8 +202,8 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	if owned != nil {
 		c.secrets = owned.Secrets
 	}
-	if l.symlink {
-		c.Action, c.Reason = Conflict, "is a symbolic link; agyconf does not write through links (remove it, or point it elsewhere, and render again)"
+	if l.hmLink() && !opts.Adopt {
+		c.Action, c.Reason = Conflict, hmLinkReason
 		return c, nil
 	}
 	if other := opts.ownedElsewhere(d.Path); other != "" && owned == nil {
@@ -212,7 +237,8 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 		}
 	}
 
-	upToDate := haveLive && bytes.Equal(l.data, data) && (l.mode == d.Mode || d.Kind == render.ManagedBlock)
+	// A link is never up to date: it is replaced by a regular file.
+	upToDate := haveLive && l.link == "" && bytes.Equal(l.data, data) && (l.mode == d.Mode || d.Kind == render.ManagedBlock)
 	switch {
 	case !haveLive && owned != nil:
 		c.Action = Recreate
@@ -228,11 +254,15 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 		c.Action = Adopt // the same content, formatted or moded otherwise
 	case liveHash == wantHash:
 		c.Action = Update // formatting, mode or a secret's value differs
+	case owned == nil && opts.Adopt:
+		c.Action, c.backup = Adopt, l.data
 	case owned == nil:
-		c.Action, c.Reason = Conflict, "exists and was not written by agyconf; move it aside or merge it into the config"
+		c.Action, c.Reason = Conflict, "exists and was not written by agyconf; move it aside, merge it into the config, or pass --adopt"
 		return c, nil
+	case liveHash != owned.SHA256 && opts.Force:
+		c.Action, c.backup = Update, l.data
 	case liveHash != owned.SHA256:
-		c.Action, c.Reason = Conflict, "was edited since agyconf wrote it; move the edit into the config, or delete the file to get agyconf's version back"
+		c.Action, c.Reason = Conflict, "was edited since agyconf wrote it; move the edit into the config, delete the file to get agyconf's version back, or pass --force"
 		return c, nil
 	default:
 		c.Action = Update
@@ -248,8 +278,8 @@ func decideStale(p string, owned *FileState, opts Options) (Change, error) {
 		return c, err
 	}
 	c.live = l.data
-	if !l.exists || l.symlink {
-		c.Action = Prune // already gone: only the state forgets it
+	if !l.exists || l.link != "" {
+		c.Action = Prune // gone, or replaced by a link: only the state forgets it
 		return c, nil
 	}
 	var h string

@@ -148,8 +148,8 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	if err != nil {
 		return nil, err
 	}
-	if l.symlink {
-		return []Change{{Path: d.Path, Action: Conflict, Reason: "is a symbolic link; agyconf does not write through links (remove it, or point it elsewhere, and render again)"}}, nil
+	if l.hmLink() && !opts.Adopt {
+		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
 	}
 	var live *jsonmerge.Doc
 	if l.exists {
@@ -244,10 +244,14 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 			c.Action = Unchanged
 		case liveHash == wantHash:
 			c.Action, write = Update, true // a secret's value changed
+		case owned == nil && opts.Adopt:
+			c.Action, write = Adopt, true
 		case owned == nil:
-			c.Action, c.Reason = Conflict, "is not agyconf's: it was there before; remove it, or write it into the config as it is to adopt it"
+			c.Action, c.Reason = Conflict, "is not agyconf's: it was there before; remove it, write it into the config as it is, or pass --adopt"
+		case liveHash != owned.SHA256 && opts.Force:
+			c.Action, write = Update, true
 		case liveHash != owned.SHA256:
-			c.Action, c.Reason = Conflict, "was edited since agyconf wrote it; move the edit into the config, or delete the entry to get agyconf's version back"
+			c.Action, c.Reason = Conflict, "was edited since agyconf wrote it; move the edit into the config, delete the entry to get agyconf's version back, or pass --force"
 		default:
 			c.Action, write = Update, true
 		}
@@ -293,6 +297,9 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		changes = append(changes, c)
 	}
 
+	if l.link != "" && len(wanted) > 0 {
+		edits = true // a link is replaced by a regular file
+	}
 	if edits {
 		var fresh []byte
 		if !l.exists {
@@ -325,7 +332,7 @@ func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data
 		// Credentials go only into files of mode 0600, whoever made them.
 		c.mode = render.ModeSecret
 	}
-	if l.exists && !owner {
+	if l.exists && (!owner || l.link != "") {
 		c.backup = l.data
 	}
 	return c

@@ -40,6 +40,11 @@ was edited since; it removes files it wrote that the config no longer
 describes, unless they were edited. Secrets named by secret_file() are read
 now, and only into files of mode 0600.
 
+--force overwrites what was edited since agyconf wrote it; --adopt takes
+over what agyconf did not write, links into a Home Manager generation
+included. Either keeps the version it replaces under the state folder's
+backups/.
+
 --check changes nothing and exits 1 when a render would change something,
 listing each path as missing, changed, stale or conflicting: the CI gate.
 --dry-run prints what a render would do and changes nothing.
@@ -51,6 +56,8 @@ EXAMPLES:
 		Flags: append(applyFlags(),
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; exit 1 if a render would change something"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what a render would do; change nothing"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite files and entries edited since agyconf wrote them (the edited version is backed up)"},
+			&cli.BoolFlag{Name: "adopt", Usage: "take over files and entries agyconf did not write, Home Manager links included (the original is backed up)"},
 		),
 		Action: runRender,
 	}
@@ -121,6 +128,8 @@ func decide(c *cli.Context) (*session, error) {
 		StatePath: statePath(root, cfg.Agyconf.Scope, instance),
 		Secrets:   readSecret,
 		KeepDirs:  layout.New(cfg.Agyconf).Folders(),
+		Force:     c.Bool("force"),
+		Adopt:     c.Bool("adopt"),
 	}}
 	s.lock, err = apply.AcquireLock(apply.LockPath(s.opts.StatePath), lockWait, func(holder string) {
 		fmt.Fprintf(c.App.ErrWriter, "agyconf: waiting for %s, which is rendering into %s\n", holder, root)
