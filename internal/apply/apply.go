@@ -295,6 +295,10 @@ func decideStale(p string, owned *FileState, opts Options) (Change, error) {
 		h = sum(block)
 		if h == owned.SHA256 {
 			c.Action, c.data, c.mode = Prune, removeBlock(l.data), l.mode
+			if len(c.data) == 0 {
+				// The block was the whole file: the file goes with it.
+				c.data, c.remove = nil, true
+			}
 			return c, nil
 		}
 	} else {

@@ -106,6 +106,8 @@ EXAMPLES:
 		Commands: []*cli.Command{
 			renderCommand(),
 			diffCommand(),
+			statusCommand(),
+			cleanCommand(),
 			validateCommand(),
 			schemaCommand(),
 			versionCommand(),

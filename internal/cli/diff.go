@@ -33,7 +33,7 @@ EXAMPLES:
 }
 
 func runDiff(c *cli.Context) error {
-	s, err := decide(c)
+	s, err := decide(c, false)
 	if err != nil {
 		return err
 	}

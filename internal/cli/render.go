@@ -55,6 +55,7 @@ EXAMPLES:
    agyconf render --config agyconf.hcl --check`,
 		Flags: append(applyFlags(),
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; exit 1 if a render would change something"},
+			formatFlag,
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what a render would do; change nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files and entries edited since agyconf wrote them (the edited version is backed up)"},
 			&cli.BoolFlag{Name: "adopt", Usage: "take over files and entries agyconf did not write, Home Manager links included (the original is backed up)"},
@@ -90,8 +91,10 @@ type session struct {
 const lockWait = 60 * time.Second
 
 // decide loads, renders and checks the config, takes the root's lock and
-// decides every path. The caller releases the lock.
-func decide(c *cli.Context) (*session, error) {
+// decides every path. With nothing set, it decides as if the config
+// described nothing: every pristine entry agyconf owns is pruned (clean).
+// The caller releases the lock.
+func decide(c *cli.Context, nothing bool) (*session, error) {
 	path, format, err := configFlags(c)
 	if err != nil {
 		return nil, err
@@ -114,6 +117,9 @@ func decide(c *cli.Context) (*session, error) {
 	}
 	if err := plan.Check(); err != nil {
 		return nil, exit(ExitBadInput, err)
+	}
+	if nothing {
+		plan = &render.Plan{}
 	}
 	root, err := renderRoot(c.String("root"), cfg.Agyconf.Scope)
 	if err != nil {
@@ -171,13 +177,16 @@ func runRender(c *cli.Context) error {
 	if c.Bool("check") && c.Bool("dry-run") {
 		return exit(ExitBadInput, fmt.Errorf("--check and --dry-run do not go together (see agyconf render --help)"))
 	}
-	s, err := decide(c)
+	s, err := decide(c, false)
 	if err != nil {
 		return err
 	}
 	defer s.lock.Release()
 	switch {
 	case c.Bool("check"):
+		if c.String("format") == "json" {
+			return writeReport(s.out(c), s.root, apply.Drift(s.changes), true)
+		}
 		return check(s.out(c), s.root, s.changes)
 	case c.Bool("dry-run"):
 		report(s.out(c), c.App.ErrWriter, s.root, s.changes, "would render into")

@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/agyconf/agyconf/internal/apply"
+)
+
+var formatFlag = &cli.StringFlag{
+	Name:  "format",
+	Value: "text",
+	Usage: "output: text, or json (one document on standard output)",
+}
+
+// statusWords describe each decision as the state of an owned entry.
+var statusWords = map[apply.Action]string{
+	apply.Unchanged: "in sync",
+	apply.Create:    "missing",
+	apply.Recreate:  "deleted",
+	apply.Update:    "outdated",
+	apply.Adopt:     "not recorded",
+	apply.Prune:     "stale",
+	apply.Keep:      "stale, edited",
+	apply.Conflict:  "conflict",
+}
+
+func statusCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "list the files and entries agyconf owns under a root, and their state",
+		UsageText: "agyconf status --config PATH [--root DIR] [--format text|json]",
+		Description: `Lists every file and every entry of a shared file the config describes or
+agyconf recorded, each with its state: in sync, missing, deleted (agyconf's,
+removed by someone), outdated, not recorded, stale (no longer in the config),
+stale and edited, or conflict. Changes nothing.
+
+EXAMPLES:
+   agyconf status --config ~/.config/agyconf
+   agyconf status --config agyconf.hcl --format json | jq '.entries[] | select(.state != "in sync")'`,
+		Flags:  append(applyFlags(), formatFlag),
+		Action: runStatus,
+	}
+}
+
+func runStatus(c *cli.Context) error {
+	s, err := decide(c, false)
+	if err != nil {
+		return err
+	}
+	defer s.lock.Release()
+	var shown []apply.Change
+	for _, ch := range s.changes {
+		if ch.Action != apply.Merge {
+			shown = append(shown, ch)
+		}
+	}
+	if c.String("format") == "json" {
+		return writeReport(s.out(c), s.root, shown, false)
+	}
+	out := s.out(c)
+	for _, ch := range shown {
+		fmt.Fprintf(out, "%-13s %s\n", statusWords[ch.Action], ch.Name())
+	}
+	fmt.Fprintf(out, "%s: %d owned or described\n", s.root, len(shown))
+	return nil
+}
+
+func cleanCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "clean",
+		Usage:     "remove every file and entry agyconf wrote and nobody edited since",
+		UsageText: "agyconf clean --config PATH [--root DIR] [--dry-run]",
+		Description: `What to run after dropping agyconf: removes every file, entry of a shared
+file and managed block that the config's state records and that is as
+agyconf wrote it. Edited ones are kept and listed; everything else in the
+files — entries of others, keys agy writes — stays.
+
+EXAMPLES:
+   agyconf clean --config ~/.config/agyconf --dry-run
+   agyconf clean --config ~/.config/agyconf`,
+		Flags: append(applyFlags(),
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what clean would remove; change nothing"},
+		),
+		Action: runClean,
+	}
+}
+
+func runClean(c *cli.Context) error {
+	s, err := decide(c, true)
+	if err != nil {
+		return err
+	}
+	defer s.lock.Release()
+	if c.Bool("dry-run") {
+		report(s.out(c), c.App.ErrWriter, s.root, s.changes, "would clean")
+		return nil
+	}
+	if err := apply.Execute(s.changes, s.state, s.opts); err != nil {
+		var ce *apply.ConflictError
+		if errors.As(err, &ce) {
+			return exit(ExitConflict, err)
+		}
+		return exit(ExitBadInput, err)
+	}
+	report(s.out(c), c.App.ErrWriter, s.root, s.changes, "cleaned")
+	return nil
+}
+
+// reportEntry is one change in the JSON form of check and status.
+type reportEntry struct {
+	Path   string `json:"path"`
+	Entry  string `json:"entry,omitempty"`
+	Action string `json:"action"`
+	State  string `json:"state"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// writeReport prints changes as one JSON document. With drift set, any
+// entry means exit 1, as for --check in text.
+func writeReport(w io.Writer, root string, changes []apply.Change, drift bool) error {
+	doc := struct {
+		Root    string        `json:"root"`
+		InSync  bool          `json:"in_sync"`
+		Entries []reportEntry `json:"entries"`
+	}{Root: root, InSync: len(apply.Drift(changes)) == 0, Entries: []reportEntry{}}
+	for _, ch := range changes {
+		doc.Entries = append(doc.Entries, reportEntry{Path: ch.Path, Entry: ch.Unit, Action: string(ch.Action), State: statusWords[ch.Action], Reason: ch.Reason})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	if drift && !doc.InSync {
+		return exit(ExitFindings, nil)
+	}
+	return nil
+}
