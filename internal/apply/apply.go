@@ -53,6 +53,9 @@ type Change struct {
 	// backup is the content of a shared file agyconf takes over for the
 	// first time, kept in the state folder before anything is merged.
 	backup []byte
+	// rebuild merges agyconf's entries into a shared file's content again,
+	// for when the file changed between the decision and the write.
+	rebuild func(current []byte) ([]byte, error)
 }
 
 func (c Change) key() string {
@@ -465,7 +468,7 @@ func Execute(changes []Change, st *State, opts Options) error {
 		case c.remove:
 			b.remove(full)
 		case c.data != nil:
-			b.write(full, c.data, c.mode)
+			b.write(full, c.data, c.mode, c.live, c.rebuild)
 		}
 	}
 	if err := b.commit(); err != nil {

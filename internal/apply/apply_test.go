@@ -371,3 +371,30 @@ func TestBatchLeavesNoTemporaries(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConcurrentWriterKept: agy writing its settings between agyconf's
+// decision and its write loses nothing, and neither does agyconf.
+func TestConcurrentWriterKept(t *testing.T) {
+	e := newEnv(t)
+	e.write("settings.json", `{"model": "x", "permissions": {"allow": ["read_file"]}}`)
+	d := &render.Document{Path: "settings.json", Mode: render.ModeFile, JSON: map[string]any{
+		"toolPermission": "strict",
+		"permissions":    map[string]any{"allow": []any{"command(git *)"}},
+	}, Merge: &render.Merge{Items: [][]string{{"permissions", "allow"}}}}
+	st, _ := LoadState(e.opts.StatePath)
+	changes, err := Decide(plan(d), st, e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// agy, meanwhile: a login token and a grant of its own.
+	e.write("settings.json", `{"model": "x", "auth": {"token": "t"}, "permissions": {"allow": ["read_file", "write_file"]}}`)
+	if err := Execute(changes, st, e.opts); err != nil {
+		t.Fatal(err)
+	}
+	got := e.read("settings.json")
+	for _, want := range []string{`"auth"`, `"write_file"`, `"read_file"`, `"command(git *)"`, `"toolPermission": "strict"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("settings.json lacks %s:\n%s", want, got)
+		}
+	}
+}

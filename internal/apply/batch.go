@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,6 +29,10 @@ type item struct {
 	data   []byte
 	mode   fs.FileMode
 	temp   string // set once written
+	// For a shared file: its content when agyconf decided, and how to
+	// merge agyconf's entries into whatever it holds now.
+	decidedOn []byte
+	rebuild   func(current []byte) ([]byte, error)
 }
 
 // batch writes many files atomically and durably: every file is written to
@@ -44,8 +49,8 @@ type batch struct {
 	removes []string
 }
 
-func (b *batch) write(target string, data []byte, mode fs.FileMode) {
-	b.items = append(b.items, &item{target: target, data: data, mode: mode})
+func (b *batch) write(target string, data []byte, mode fs.FileMode, decidedOn []byte, rebuild func([]byte) ([]byte, error)) {
+	b.items = append(b.items, &item{target: target, data: data, mode: mode, decidedOn: decidedOn, rebuild: rebuild})
 }
 
 func (b *batch) remove(target string) { b.removes = append(b.removes, target) }
@@ -89,6 +94,18 @@ func (b *batch) commit() (err error) {
 // writeTemp writes the item to a temporary file beside its target and
 // syncs it.
 func (it *item) writeTemp() error {
+	if it.rebuild != nil {
+		// agy writes its shared files itself (a login, a trusted folder):
+		// read the file again as late as possible and merge into what it
+		// holds now, so a write between the decision and this one is kept.
+		// What remains is the window of one write and one fsync.
+		current, err := os.ReadFile(it.target)
+		if err == nil && !bytes.Equal(current, it.decidedOn) {
+			if it.data, err = it.rebuild(current); err != nil {
+				return err
+			}
+		}
+	}
 	f, err := os.CreateTemp(filepath.Dir(it.target), tempPrefix+"*")
 	if err != nil {
 		return err

@@ -167,6 +167,9 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	var changes []Change
 	wanted := map[string]bool{}
 	edits := false
+	// ops are the edits as functions, to be applied again to the file as
+	// it is just before the write, should agy have changed it meanwhile.
+	var ops []func(*jsonmerge.Doc) error
 	owner := ownsAny(st, d.Path)
 	for _, u := range units(d) {
 		wanted[u.key] = true
@@ -193,10 +196,11 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 				c.Action = Create
 			}
 			if !present {
-				if err := live.AddString(u.item, u.path...); err != nil {
+				op := func(doc *jsonmerge.Doc) error { return doc.AddString(u.item, u.path...) }
+				if err := op(live); err != nil {
 					return nil, fmt.Errorf("%s: %w", d.Path, err)
 				}
-				edits = true
+				ops, edits = append(ops, op), true
 			}
 			c.state = &FileState{Item: true}
 			changes = append(changes, c)
@@ -256,10 +260,12 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 			c.Action, write = Update, true
 		}
 		if write {
-			if err := live.Set(wantRaw, u.path...); err != nil {
+			path := u.path
+			op := func(doc *jsonmerge.Doc) error { return doc.Set(wantRaw, path...) }
+			if err := op(live); err != nil {
 				return nil, fmt.Errorf("%s: %w", d.Path, err)
 			}
-			edits = true
+			ops, edits = append(ops, op), true
 		}
 		changes = append(changes, c)
 	}
@@ -276,6 +282,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 			// A list item two instances both declare stays while either
 			// still does.
 			if opts.ownedElsewhere(key) == "" && live.RemoveString(item, path...) {
+				ops = append(ops, func(doc *jsonmerge.Doc) error { doc.RemoveString(item, path...); return nil })
 				edits = true
 			}
 			changes = append(changes, c)
@@ -291,6 +298,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 				c.Action, c.Reason = Keep, "is no longer in the config, but was edited since agyconf wrote it; left in place"
 			} else {
 				live.Delete(path...)
+				ops = append(ops, func(doc *jsonmerge.Doc) error { doc.Delete(path...); return nil })
 				edits = true
 			}
 		}
@@ -308,6 +316,18 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 			}
 		}
 		w := mergeWrite(d, l, live, owner, fresh)
+		w.rebuild = func(current []byte) ([]byte, error) {
+			doc, err := jsonmerge.Parse(current)
+			if err != nil {
+				return nil, fmt.Errorf("%s changed while agyconf rendered, and no longer parses: %w", d.Path, err)
+			}
+			for _, op := range ops {
+				if err := op(doc); err != nil {
+					return nil, err
+				}
+			}
+			return doc.Bytes(), nil
+		}
 		// Entries that held secrets when agyconf wrote them are redacted
 		// when the change is shown, like the ones that hold them now.
 		for _, key := range stateKeys(st, d.Path) {

@@ -60,7 +60,10 @@ func (e *exitError) Error() string {
 // command already said everything it had to say.
 func exit(code int, err error) error { return &exitError{code: code, err: err} }
 
-// Main runs agyconf with args (args[0] is the program name).
+// Main runs agyconf with args (args[0] is the program name). Calls must
+// not overlap within one process: urfave/cli v2 applies its package-level
+// help flag on every run. Concurrent renders are separate processes, which
+// the root's lock serializes (testdata/script/render_concurrent.txtar).
 func Main(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	err := app.Run(args)
@@ -177,16 +180,20 @@ func useColor(w io.Writer, flag string) bool {
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
-var colorFlag = &cli.StringFlag{
-	Name:  "color",
-	Value: "auto",
-	Usage: "colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always, never",
+func colorFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  "color",
+		Value: "auto",
+		Usage: "colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always, never",
+	}
 }
 
-var diagFormatFlag = &cli.StringFlag{
-	Name:  "diagnostics-format",
-	Value: "text",
-	Usage: "how problems are printed: text (to stderr, with source snippets) or json (to stdout)",
+func diagFormatFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  "diagnostics-format",
+		Value: "text",
+		Usage: "how problems are printed: text (to stderr, with source snippets) or json (to stdout)",
+	}
 }
 
 func versionCommand() *cli.Command {

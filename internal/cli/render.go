@@ -55,7 +55,7 @@ EXAMPLES:
    agyconf render --config agyconf.hcl --check`,
 		Flags: append(applyFlags(),
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; exit 1 if a render would change something"},
-			formatFlag,
+			formatFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what a render would do; change nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files and entries edited since agyconf wrote them (the edited version is backed up)"},
 			&cli.BoolFlag{Name: "adopt", Usage: "take over files and entries agyconf did not write, Home Manager links included (the original is backed up)"},
@@ -71,8 +71,8 @@ func applyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`), required"},
 		&cli.StringFlag{Name: "root", Usage: "render into `DIR` instead of the scope's default"},
 		&cli.StringFlag{Name: "instance", Usage: "name this config's state `NAME` (default: from the config's path); one per config rendering into a root"},
-		diagFormatFlag,
-		colorFlag,
+		diagFormatFlag(),
+		colorFlag(),
 	}
 }
 

@@ -11,10 +11,12 @@ import (
 	"github.com/agyconf/agyconf/internal/apply"
 )
 
-var formatFlag = &cli.StringFlag{
-	Name:  "format",
-	Value: "text",
-	Usage: "output: text, or json (one document on standard output)",
+func formatFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  "format",
+		Value: "text",
+		Usage: "output: text, or json (one document on standard output)",
+	}
 }
 
 // statusWords describe each decision as the state of an owned entry.
@@ -42,7 +44,7 @@ stale and edited, or conflict. Changes nothing.
 EXAMPLES:
    agyconf status --config ~/.config/agyconf
    agyconf status --config agyconf.hcl --format json | jq '.entries[] | select(.state != "in sync")'`,
-		Flags:  append(applyFlags(), formatFlag),
+		Flags:  append(applyFlags(), formatFlag()),
 		Action: runStatus,
 	}
 }

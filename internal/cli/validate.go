@@ -31,8 +31,8 @@ Exits 0 when the config is valid, 1 when it has problems, 2 when it cannot
 be read at all or the command line is wrong.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`), required"},
-			diagFormatFlag,
-			colorFlag,
+			diagFormatFlag(),
+			colorFlag(),
 		},
 		Action: runValidate,
 	}

@@ -3,10 +3,11 @@
 //
 // agyconf writes some files — mcp_config.json, hooks.json, settings.json —
 // that the user and agy also edit. Decoding them into Go values and encoding
-// them again would reorder keys, respell numbers (1.0 becomes 1) and strings
-// (\u00e9 becomes é), and drop nothing but still churn every line a person
-// looks at in a diff. A Doc instead keeps each value as the bytes it was
-// written with until agyconf edits it.
+// them again would keep their meaning but reorder keys and respell numbers
+// (1.0 becomes 1) and strings (\u00e9 becomes é), so that one changed entry
+// would show as a rewrite of the whole file, and a program that cares about
+// spelling or order could read it differently. A Doc instead keeps each
+// value as the bytes it was written with until agyconf edits it.
 //
 // # What is preserved
 //
@@ -41,6 +42,7 @@ package jsonmerge
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -64,7 +66,8 @@ const (
 )
 
 // Doc is a JSON object being edited. The zero Doc is not usable; get one
-// from Parse.
+// from Parse. Like a map, a Doc needs a lock to be edited from more than one
+// goroutine.
 type Doc struct {
 	root *node
 }
@@ -128,7 +131,7 @@ func (d *Doc) Keys(path ...string) []string {
 // its parent. On error the document is unchanged.
 func (d *Doc) Set(value json.RawMessage, path ...string) error {
 	if len(path) == 0 {
-		return fmt.Errorf("set: empty path; the top-level object cannot be replaced")
+		return errors.New("set: empty path; the top-level object cannot be replaced")
 	}
 	v, depth, err := parseOne(bytes.Clone(value), false)
 	if err != nil {

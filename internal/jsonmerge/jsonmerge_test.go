@@ -240,6 +240,13 @@ func TestSetDepthLimit(t *testing.T) {
 	if err := d.Set(json.RawMessage(deep), "a", "b", "c"); err == nil {
 		t.Fatal("Set one past the limit succeeded")
 	}
+	// AddString makes an array under its path.
+	if err := d.AddString("x", make([]string, maxDepth-1)...); err != nil {
+		t.Fatalf("AddString at exactly the limit: %v", err)
+	}
+	if err := d.AddString("x", make([]string, maxDepth)...); err == nil {
+		t.Fatal("AddString one past the limit succeeded")
+	}
 }
 
 func TestDelete(t *testing.T) {
