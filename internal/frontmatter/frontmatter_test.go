@@ -1,0 +1,72 @@
+package frontmatter
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+func TestSplit(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc, fm, body string
+		err                 bool
+		none                bool
+	}{
+		{name: "plain", doc: "---\nname: x\n---\n\nBody.\n", fm: "name: x\n", body: "\nBody.\n"},
+		{name: "crlf", doc: "---\r\nname: x\r\n---\r\nBody\r\n", fm: "name: x\r\n", body: "Body\r\n"},
+		{name: "empty", doc: "---\n---\n", fm: "", body: ""},
+		{name: "no-body", doc: "---\na: 1\n---", fm: "a: 1\n", body: ""},
+		{name: "none", doc: "# Title\n", none: true},
+		{name: "unclosed", doc: "---\na: 1\n", err: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fm, body, _, err := Split([]byte(tc.doc))
+			switch {
+			case tc.none:
+				if !errors.Is(err, ErrNone) {
+					t.Fatalf("err = %v, want ErrNone", err)
+				}
+			case tc.err:
+				if err == nil || errors.Is(err, ErrNone) {
+					t.Fatalf("err = %v, want an unclosed frontmatter error", err)
+				}
+			default:
+				if err != nil || string(fm) != tc.fm || string(body) != tc.body {
+					t.Fatalf("Split = %q, %q, %v; want %q, %q", fm, body, err, tc.fm, tc.body)
+				}
+			}
+		})
+	}
+}
+
+func TestParse(t *testing.T) {
+	m, err := Parse([]byte("# comment only\n"))
+	if err != nil || len(m) != 0 {
+		t.Fatalf("comment-only frontmatter: %v, %v", m, err)
+	}
+	m, err = Parse([]byte("name: x\ndescription: \"yes\"\n"))
+	if err != nil || m["description"] != "yes" {
+		t.Fatalf("Parse = %v, %v", m, err)
+	}
+	if _, err := Parse([]byte("- a\n- b\n")); err == nil {
+		t.Fatal("a list is not frontmatter")
+	}
+}
+
+// FuzzSplitParse: no input panics, and what Split returns are parts of the
+// document in order.
+func FuzzSplitParse(f *testing.F) {
+	for _, s := range []string{"---\nname: x\n---\nbody\n", "---\n", "", "---\r\n---\r\n", "---\na: [\n---\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		fm, body, _, err := Split(doc)
+		if err != nil {
+			return
+		}
+		if !bytes.Contains(doc, fm) || !bytes.HasSuffix(doc, body) {
+			t.Fatalf("Split(%q) = %q, %q: not parts of the document", doc, fm, body)
+		}
+		_, _ = Parse(fm)
+	})
+}

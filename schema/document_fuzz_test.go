@@ -1,0 +1,46 @@
+package schema_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/agyconf/agyconf/schema"
+)
+
+// FuzzValidateJSON: any bytes give either no error or findings that each
+// carry a position inside the document; never a panic.
+func FuzzValidateJSON(f *testing.F) {
+	v, err := schema.NewValidator("hooks", "mcp_config")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{
+		`{}`, `{"a":{"Stop":[{"command":"x","timeout":5}]}}`, "\xef\xbb\xbf{}", `{"a":1,"a":2}`,
+		`{"mcpServers":{"s":{"command":"x","args":[1]}}}`, `{"a": [1,]}`, `// c` + "\n{}", `{"a": NaN}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, name := range []string{"hooks", "mcp_config"} {
+			err := v.ValidateJSON(name, data)
+			var de *schema.DocumentError
+			if err == nil {
+				continue
+			}
+			if !errors.As(err, &de) {
+				t.Fatalf("%s: %T is not a *DocumentError: %v", name, err, err)
+			}
+			lines := 1
+			for _, b := range data {
+				if b == '\n' {
+					lines++
+				}
+			}
+			for _, fd := range de.Findings {
+				if fd.Line < 1 || fd.Line > lines || fd.Column < 1 {
+					t.Fatalf("%s: finding outside the document (%d lines): %+v", name, lines, fd)
+				}
+			}
+		}
+	})
+}
