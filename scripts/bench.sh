@@ -74,6 +74,32 @@ for n in 10 100 1000 10000; do
   ratio=$(awk -v a="$r" -v b="$c" 'BEGIN {printf "%.2f", a / b}')
   echo "| $n + $((n / 5)) + $((n / 10)) | $files | $(ms "$r") ms | $(ms "$c") ms | ${ratio}× |"
 done
+# A no-op check: `render --check` of an up-to-date 1,000-entry tree,
+# against `diff -r` of that tree and a copy, alternately.
+cfg="$work/gen-1000.hcl"
+rm -rf "$work/root" "$work/copy"
+mkdir -p "$work/root"
+"$work/agyconf" render --config "$cfg" --root "$work/root" --instance bench >/dev/null
+cp -r "$work/root" "$work/copy"
+: >"$work/check.ns"
+: >"$work/diff.ns"
+for ((i = 0; i < runs; i++)); do
+  t0=$(now_ns)
+  "$work/agyconf" render --config "$cfg" --root "$work/root" --instance bench --check >/dev/null || exit 1
+  t1=$(now_ns)
+  echo $((t1 - t0)) >>"$work/check.ns"
+  t0=$(now_ns)
+  diff -r -x lock "$work/root" "$work/copy" >/dev/null || exit 1
+  t1=$(now_ns)
+  echo $((t1 - t0)) >>"$work/diff.ns"
+done
+ck=$(median <"$work/check.ns")
+df=$(median <"$work/diff.ns")
+echo
+echo "| no-op check, 1000 + 200 + 100 | render --check | diff -r against a copy | ratio |"
+echo "|---|---|---|---|"
+echo "| $(find "$work/root" -type f | wc -l) files | $(ms "$ck") ms | $(ms "$df") ms | $(awk -v a="$ck" -v b="$df" 'BEGIN {printf "%.2f", a / b}')× |"
+
 echo
 echo "Scaling: 10,000-entry render / 1,000-entry render = $(awk -v a="${render_ns[10000]}" -v b="${render_ns[1000]}" 'BEGIN {printf "%.2f", a / b}')× (target: within 12×)."
 echo "Runs per measurement: $runs (median). Machine: $(nproc) cores, $(uname -sr)."
