@@ -69,6 +69,10 @@ func (c Change) key() string {
 type Options struct {
 	Root      string // absolute
 	StatePath string // absolute
+	// ExecBitOnly compares only the executable bit of modes, all git keeps:
+	// a workspace's committed tree checked out under another umask is
+	// still in sync.
+	ExecBitOnly bool
 	// Force overwrites what was edited since agyconf wrote it; Adopt
 	// takes over what agyconf did not write (after a backup), Home
 	// Manager's links included.
@@ -241,7 +245,7 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	}
 
 	// A link is never up to date: it is replaced by a regular file.
-	upToDate := haveLive && l.link == "" && bytes.Equal(l.data, data) && (l.mode == d.Mode || d.Kind == render.ManagedBlock)
+	upToDate := haveLive && l.link == "" && bytes.Equal(l.data, data) && (opts.sameMode(l.mode, d.Mode) || d.Kind == render.ManagedBlock)
 	switch {
 	case !haveLive && owned != nil:
 		c.Action = Recreate
@@ -262,9 +266,9 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	case owned == nil:
 		c.Action, c.Reason = Conflict, "exists and was not written by agyconf; move it aside, merge it into the config, or pass --adopt"
 		return c, nil
-	case liveHash != owned.SHA256 && opts.Force:
+	case !owned.matches(liveHash) && opts.Force:
 		c.Action, c.backup = Update, l.data
-	case liveHash != owned.SHA256:
+	case !owned.matches(liveHash):
 		c.Action, c.Reason = Conflict, "was edited since agyconf wrote it; move the edit into the config, delete the file to get agyconf's version back, or pass --force"
 		return c, nil
 	default:
@@ -296,7 +300,7 @@ func decideStale(p string, owned *FileState, opts Options) (Change, error) {
 			return c, nil
 		}
 		h = sum(block)
-		if h == owned.SHA256 {
+		if owned.matches(h) {
 			c.Action, c.data, c.mode = Prune, removeBlock(l.data), l.mode
 			if len(c.data) == 0 {
 				// The block was the whole file: the file goes with it.
@@ -309,7 +313,7 @@ func decideStale(p string, owned *FileState, opts Options) (Change, error) {
 		if err != nil {
 			return c, fmt.Errorf("%s: %w", p, err)
 		}
-		if h == owned.SHA256 {
+		if owned.matches(h) {
 			c.Action, c.remove = Prune, true
 			return c, nil
 		}
@@ -471,6 +475,24 @@ func Execute(changes []Change, st *State, opts Options) error {
 			b.write(full, c.data, c.mode, c.live, c.rebuild)
 		}
 	}
+	if len(b.items) > 0 || len(b.removes) > 0 {
+		// Record what is about to be written before writing it.
+		for _, c := range changes {
+			if c.state == nil || (c.data == nil && !c.remove) && c.Unit == "" {
+				continue
+			}
+			if prev := st.Files[c.key()]; prev != nil {
+				p := *prev
+				p.Pending = c.state.SHA256
+				st.Files[c.key()] = &p
+			} else if c.state.SHA256 != "" {
+				st.Files[c.key()] = &FileState{Pending: c.state.SHA256, Secrets: c.state.Secrets, Block: c.state.Block}
+			}
+		}
+		if err := st.Save(opts.StatePath); err != nil {
+			return err
+		}
+	}
 	if err := b.commit(); err != nil {
 		return err
 	}
@@ -526,4 +548,11 @@ func (o Options) ownedElsewhere(key string) string {
 // otherInstance is the reason for a conflict with another config instance.
 func otherInstance(name string) string {
 	return fmt.Sprintf("belongs to the config instance %q rendering into the same root; one entry, one owner", name)
+}
+
+func (o Options) sameMode(live, want fs.FileMode) bool {
+	if o.ExecBitOnly {
+		return (live&0o111 != 0) == (want&0o111 != 0)
+	}
+	return live == want
 }

@@ -60,6 +60,7 @@ func (b *batch) commit() (err error) {
 	if len(b.items) == 0 && len(b.removes) == 0 {
 		return nil
 	}
+	b.removeStaleTemps()
 	created, err := b.mkdirs()
 	if err != nil {
 		return err
@@ -257,4 +258,22 @@ func fsync(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// removeStaleTemps removes the temporary files a render killed mid-batch
+// left in the folders this batch writes to. The root's lock is held, so
+// no other render is writing them now.
+func (b *batch) removeStaleTemps() {
+	seen := map[string]bool{}
+	for _, it := range b.items {
+		dir := filepath.Dir(it.target)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		stale, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
+		for _, p := range stale {
+			os.Remove(p)
+		}
+	}
 }

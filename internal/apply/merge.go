@@ -252,9 +252,9 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 			c.Action, write = Adopt, true
 		case owned == nil:
 			c.Action, c.Reason = Conflict, "is not agyconf's: it was there before; remove it, write it into the config as it is, or pass --adopt"
-		case liveHash != owned.SHA256 && opts.Force:
+		case !owned.matches(liveHash) && opts.Force:
 			c.Action, write = Update, true
-		case liveHash != owned.SHA256:
+		case !owned.matches(liveHash):
 			c.Action, c.Reason = Conflict, "was edited since agyconf wrote it; move the edit into the config, delete the entry to get agyconf's version back, or pass --force"
 		default:
 			c.Action, write = Update, true
@@ -294,7 +294,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", d.Path, pointer(path), err)
 			}
-			if h != owned.SHA256 {
+			if !owned.matches(h) {
 				c.Action, c.Reason = Keep, "is no longer in the config, but was edited since agyconf wrote it; left in place"
 			} else {
 				live.Delete(path...)

@@ -30,7 +30,7 @@ type State struct {
 
 // FileState records one owned document.
 type FileState struct {
-	// SHA256 is the hash of the redacted content (see redactedHash).
+	// SHA256 is the hash of the redacted content (desiredHash, unitHash).
 	SHA256 string `json:"sha256"`
 	// Block is set when agyconf owns only a managed block of the file.
 	Block bool `json:"block,omitempty"`
@@ -40,6 +40,16 @@ type FileState struct {
 	// Secrets lists the JSON pointers of string values that held secrets;
 	// they are replaced by a placeholder before hashing.
 	Secrets []string `json:"secrets,omitempty"`
+	// Pending is the hash of what a render is about to write, recorded
+	// before it writes: if it dies between the files and the state, the
+	// next render still knows the new content for its own.
+	Pending string `json:"pending,omitempty"`
+}
+
+// matches reports whether h is the hash of content agyconf wrote or was
+// writing.
+func (f *FileState) matches(h string) bool {
+	return h == f.SHA256 || (f.Pending != "" && h == f.Pending)
 }
 
 // LoadState reads a state file; a missing file is an empty state.

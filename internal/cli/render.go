@@ -130,12 +130,13 @@ func decide(c *cli.Context, nothing bool) (*session, error) {
 		return nil, exit(ExitBadInput, err)
 	}
 	s := &session{root: root, format: format, opts: apply.Options{
-		Root:      root,
-		StatePath: statePath(root, cfg.Agyconf.Scope, instance),
-		Secrets:   readSecret,
-		KeepDirs:  layout.New(cfg.Agyconf).Folders(),
-		Force:     c.Bool("force"),
-		Adopt:     c.Bool("adopt"),
+		Root:        root,
+		StatePath:   statePath(root, cfg.Agyconf.Scope, instance),
+		Secrets:     readSecret,
+		KeepDirs:    layout.New(cfg.Agyconf).Folders(),
+		Force:       c.Bool("force"),
+		ExecBitOnly: cfg.Agyconf.Scope == model.ScopeWorkspace,
+		Adopt:       c.Bool("adopt"),
 	}}
 	s.lock, err = apply.AcquireLock(apply.LockPath(s.opts.StatePath), lockWait, func(holder string) {
 		fmt.Fprintf(c.App.ErrWriter, "agyconf: waiting for %s, which is rendering into %s\n", holder, root)
