@@ -4,6 +4,7 @@
 package apply
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -86,7 +87,11 @@ func (s *State) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := renameio.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+	data = append(data, '\n')
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil // a render that changed nothing leaves every file alone
+	}
+	if err := renameio.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("writing state: %w", err)
 	}
 	return nil

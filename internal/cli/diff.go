@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -27,6 +28,7 @@ EXAMPLES:
 		Flags: append(applyFlags(),
 			&cli.BoolFlag{Name: "stat", Usage: "print a line per file with the lines added and removed, not the diff"},
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when there are differences"},
+			formatFlag(),
 		),
 		Action: runDiff,
 	}
@@ -41,6 +43,15 @@ func runDiff(c *cli.Context) error {
 	out := s.out(c)
 	color := useColor(out, c.String("color"))
 	drift := apply.Drift(s.changes)
+	if c.String("format") == "json" {
+		if err := writeDiffJSON(out, s.root, drift, apply.Files(s.changes)); err != nil {
+			return err
+		}
+		if len(drift) > 0 && c.Bool("exit-code") {
+			return exit(ExitFindings, nil)
+		}
+		return nil
+	}
 	for _, ch := range drift {
 		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
 			fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Name(), ch.Reason)
@@ -106,4 +117,38 @@ func writeDiff(w io.Writer, diff string, color bool) {
 			io.WriteString(w, "\n")
 		}
 	}
+}
+
+// writeDiffJSON prints the diff as one JSON document: the entries that
+// change, and per file its unified diff (secrets redacted) and line counts.
+func writeDiffJSON(w io.Writer, root string, drift, files []apply.Change) error {
+	type fileDiff struct {
+		Path    string `json:"path"`
+		Action  string `json:"action"`
+		Added   int    `json:"added"`
+		Removed int    `json:"removed"`
+		Diff    string `json:"diff"`
+	}
+	doc := struct {
+		Root    string        `json:"root"`
+		InSync  bool          `json:"in_sync"`
+		Entries []reportEntry `json:"entries"`
+		Files   []fileDiff    `json:"files"`
+	}{Root: root, InSync: len(drift) == 0, Entries: []reportEntry{}, Files: []fileDiff{}}
+	for _, ch := range drift {
+		doc.Entries = append(doc.Entries, reportEntry{Path: ch.Path, Entry: ch.Unit, Action: string(ch.Action), State: statusWords[ch.Action], Reason: ch.Reason})
+	}
+	for _, ch := range files {
+		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
+			continue
+		}
+		before, after := ch.Shown()
+		text := udiff.Unified("a/"+ch.Path, "b/"+ch.Path, before, after)
+		add, del := countLines(text)
+		doc.Files = append(doc.Files, fileDiff{Path: ch.Path, Action: string(ch.Action), Added: add, Removed: del, Diff: text})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
 }
