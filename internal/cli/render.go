@@ -193,6 +193,12 @@ func runRender(c *cli.Context) error {
 		report(s.out(c), c.App.ErrWriter, s.root, s.changes, "would render into")
 		return nil
 	}
+	return s.execute(c, "rendered into")
+}
+
+// execute carries out the session's changes and reports them; a refused
+// conflict is exit 3.
+func (s *session) execute(c *cli.Context, verb string) error {
 	if err := apply.Execute(s.changes, s.state, s.opts); err != nil {
 		var ce *apply.ConflictError
 		if errors.As(err, &ce) {
@@ -200,7 +206,7 @@ func runRender(c *cli.Context) error {
 		}
 		return exit(ExitBadInput, err)
 	}
-	report(s.out(c), c.App.ErrWriter, s.root, s.changes, "rendered into")
+	report(s.out(c), c.App.ErrWriter, s.root, s.changes, verb)
 	return nil
 }
 

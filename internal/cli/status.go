@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -102,15 +101,7 @@ func runClean(c *cli.Context) error {
 		report(s.out(c), c.App.ErrWriter, s.root, s.changes, "would clean")
 		return nil
 	}
-	if err := apply.Execute(s.changes, s.state, s.opts); err != nil {
-		var ce *apply.ConflictError
-		if errors.As(err, &ce) {
-			return exit(ExitConflict, err)
-		}
-		return exit(ExitBadInput, err)
-	}
-	report(s.out(c), c.App.ErrWriter, s.root, s.changes, "cleaned")
-	return nil
+	return s.execute(c, "cleaned")
 }
 
 // reportEntry is one change in the JSON form of check and status.
