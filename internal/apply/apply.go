@@ -83,6 +83,8 @@ type Options struct {
 	Others map[string]*State
 	// Secrets reads a secret file; only called for documents written.
 	Secrets render.SecretReader
+	// FS is what writes go through; nil is the real filesystem.
+	FS FS
 	// KeepDirs are folders, relative to Root with forward slashes, that
 	// pruning never removes even when it empties them (the layout's own
 	// folders and their parents). Other folders a prune empties go too.
@@ -465,7 +467,11 @@ func Execute(changes []Change, st *State, opts Options) error {
 			}
 		}
 	}
-	b := &batch{root: opts.Root, keep: opts.KeepDirs}
+	fsys := opts.FS
+	if fsys == nil {
+		fsys = OS{}
+	}
+	b := &batch{fs: fsys, root: opts.Root, keep: opts.KeepDirs}
 	for _, c := range changes {
 		full := filepath.Join(opts.Root, filepath.FromSlash(c.Path))
 		switch {
@@ -489,7 +495,7 @@ func Execute(changes []Change, st *State, opts Options) error {
 				st.Files[c.key()] = &FileState{Pending: c.state.SHA256, Secrets: c.state.Secrets, Block: c.state.Block}
 			}
 		}
-		if err := st.Save(opts.StatePath); err != nil {
+		if err := st.save(fsys, opts.StatePath); err != nil {
 			return err
 		}
 	}
@@ -509,7 +515,7 @@ func Execute(changes []Change, st *State, opts Options) error {
 			}
 		}
 	}
-	return st.Save(opts.StatePath)
+	return st.save(fsys, opts.StatePath)
 }
 
 // backup keeps the content a shared file had before agyconf first merged

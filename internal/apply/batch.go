@@ -43,6 +43,7 @@ type item struct {
 // the disk too (2 s per render measured while a fuzzer wrote to it; a
 // `home-manager switch` follows a Nix build).
 type batch struct {
+	fs      FS
 	root    string
 	keep    map[string]bool
 	items   []*item
@@ -70,23 +71,23 @@ func (b *batch) commit() (err error) {
 			b.abort()
 		}
 	}()
-	if err := parallel(len(b.items), func(i int) error { return b.items[i].writeTemp() }); err != nil {
+	if err := parallel(len(b.items), func(i int) error { return b.items[i].writeTemp(b.fs) }); err != nil {
 		return err
 	}
 	for _, it := range b.items {
-		if err := os.Rename(it.temp, it.target); err != nil {
+		if err := b.fs.Rename(it.temp, it.target); err != nil {
 			return err
 		}
 		it.temp = ""
 	}
 	for _, r := range b.removes {
-		if err := os.Remove(r); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := b.fs.Remove(r); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", r, err)
 		}
 		b.removeEmptyParents(r)
 	}
 	dirs := b.touchedDirs(created)
-	if err := parallel(len(dirs), func(i int) error { return fsync(dirs[i]) }); err != nil {
+	if err := parallel(len(dirs), func(i int) error { return b.fs.SyncDir(dirs[i]) }); err != nil {
 		return fmt.Errorf("syncing folders: %w", err)
 	}
 	return nil
@@ -94,7 +95,7 @@ func (b *batch) commit() (err error) {
 
 // writeTemp writes the item to a temporary file beside its target and
 // syncs it.
-func (it *item) writeTemp() error {
+func (it *item) writeTemp(fsys FS) error {
 	if it.rebuild != nil {
 		// agy writes its shared files itself (a login, a trusted folder):
 		// read the file again as late as possible and merge into what it
@@ -107,26 +108,11 @@ func (it *item) writeTemp() error {
 			}
 		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(it.target), tempPrefix+"*")
-	if err != nil {
-		return err
-	}
-	it.temp = f.Name()
-	_, err = f.Write(it.data)
-	if err == nil {
-		// CreateTemp makes 0600 files; agyconf's modes are fixed, not
-		// subject to the umask.
-		err = f.Chmod(it.mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	temp, err := fsys.WriteTemp(filepath.Dir(it.target), tempPrefix+"*", it.data, it.mode)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", it.target, err)
 	}
+	it.temp = temp
 	return nil
 }
 
@@ -157,7 +143,7 @@ func (b *batch) mkdirs() ([]string, error) {
 		// whose lock concurrent mkdirs only spin on (measured: 2.4 s of CPU
 		// for 200 folders on 16 goroutines, against a few ms in sequence).
 		for _, d := range level {
-			if err := os.Mkdir(d, 0o755); err != nil {
+			if err := b.fs.Mkdir(d, 0o755); err != nil {
 				return nil, err
 			}
 		}

@@ -76,7 +76,9 @@ func LoadState(path string) (*State, error) {
 }
 
 // Save writes the state atomically, in the canonical JSON form.
-func (s *State) Save(path string) error {
+func (s *State) Save(path string) error { return s.save(OS{}, path) }
+
+func (s *State) save(fsys FS, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("writing state: %w", err)
 	}
@@ -91,10 +93,16 @@ func (s *State) Save(path string) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil // a render that changed nothing leaves every file alone
 	}
-	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+	if err := fsys.WriteState(path, data); err != nil {
 		return fmt.Errorf("writing state: %w", err)
 	}
 	return nil
+}
+
+// writeAtomic replaces one file atomically and durably: renameio's
+// temporary file, fsync and rename, right for a single file.
+func writeAtomic(path string, data []byte) error {
+	return renameio.WriteFile(path, data, 0o644)
 }
 
 func sum(b []byte) string {
