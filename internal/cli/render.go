@@ -78,6 +78,8 @@ func applyFlags() []cli.Flag {
 
 // session is a config decided against the live files, under the lock.
 type session struct {
+	config  string // absolute
+	inputs  []model.Input
 	root    string
 	opts    apply.Options
 	state   *apply.State
@@ -129,7 +131,7 @@ func decide(c *cli.Context, nothing bool) (*session, error) {
 	if err != nil {
 		return nil, exit(ExitBadInput, err)
 	}
-	s := &session{root: root, format: format, opts: apply.Options{
+	s := &session{config: absPath(path), inputs: cfg.Inputs, root: root, format: format, opts: apply.Options{
 		Root:        root,
 		StatePath:   statePath(root, cfg.Agyconf.Scope, instance),
 		Secrets:     readSecret,
@@ -148,7 +150,7 @@ func decide(c *cli.Context, nothing bool) (*session, error) {
 		// The state is committed with the tree; the lock beside it is not.
 		ignore := filepath.Join(filepath.Dir(s.opts.StatePath), ".gitignore")
 		if _, statErr := os.Stat(ignore); errors.Is(statErr, os.ErrNotExist) {
-			_ = os.WriteFile(ignore, []byte("# The lock of a render in progress is never committed.\nlock\n"), 0o644)
+			_ = os.WriteFile(ignore, []byte("# The lock of a render in progress and the cache of the last one stay on this machine.\nlock\ncache/\n"), 0o644)
 		}
 	}
 	if s.opts.Others, err = apply.LoadOthers(s.opts.StatePath); err != nil {
@@ -178,6 +180,18 @@ func runRender(c *cli.Context) error {
 	if c.Bool("check") && c.Bool("dry-run") {
 		return exit(ExitBadInput, fmt.Errorf("--check and --dry-run do not go together (see agyconf render --help)"))
 	}
+	if root, ok := cacheHit(c); ok {
+		out := c.App.Writer
+		switch {
+		case c.Bool("check") && c.String("format") == "json":
+			return writeReport(out, root, nil, true)
+		case c.Bool("check"):
+			fmt.Fprintf(out, "%s: in sync\n", root)
+		default:
+			fmt.Fprintf(out, "rendered into %s: nothing to do (config, inputs and files unchanged since the last render)\n", root)
+		}
+		return nil
+	}
 	s, err := decide(c, false)
 	if err != nil {
 		return err
@@ -193,7 +207,16 @@ func runRender(c *cli.Context) error {
 		report(s.out(c), c.App.ErrWriter, s.root, s.changes, "would render into")
 		return nil
 	}
-	return s.execute(c, "rendered into")
+	if err := s.execute(c, "rendered into"); err != nil {
+		return err
+	}
+	// Only a render may record the cache: it alone leaves the tree as the
+	// config describes it (clean leaves it as an empty config would).
+	if apply.InSync(s.changes) && len(s.inputs) > 0 {
+		// Best effort: without a cache the next run only takes longer.
+		_ = apply.WriteCache(s.opts, identity(), s.config, s.inputs, s.changes)
+	}
+	return nil
 }
 
 // execute carries out the session's changes and reports them; a refused
@@ -208,6 +231,46 @@ func (s *session) execute(c *cli.Context, verb string) error {
 	}
 	report(s.out(c), c.App.ErrWriter, s.root, s.changes, verb)
 	return nil
+}
+
+// cacheHit tries the short way of a render or check: the cache of the
+// last render that ended in sync says nothing has changed since. It
+// decodes nothing, so it tries the state of either scope; the inputs it
+// checks include the config itself, scope and all.
+func cacheHit(c *cli.Context) (string, bool) {
+	path := c.String("config")
+	if path == "" || c.Bool("dry-run") || c.Bool("force") || c.Bool("adopt") || c.String("diagnostics-format") == "json" {
+		return "", false
+	}
+	for _, scope := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
+		root, err := renderRoot(c.String("root"), scope)
+		if err != nil {
+			continue
+		}
+		instance, err := instanceName(c.String("instance"), path, root)
+		if err != nil {
+			return "", false
+		}
+		cache := apply.CachePath(statePath(root, scope, instance))
+		if apply.CacheHit(cache, root, identity(), absPath(path), config.InputsUnchanged) {
+			return root, true
+		}
+	}
+	return "", false
+}
+
+// identity names this agyconf build for the cache: a rebuilt binary may
+// render differently, so its cache entries do not count.
+func identity() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return buildVersion()
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return buildVersion()
+	}
+	return fmt.Sprintf("%s %s %d %d", buildVersion(), exe, st.Size(), st.ModTime().UnixNano())
 }
 
 // driftWords name what --check found, in the words of a CI log.
@@ -348,4 +411,11 @@ func report(out, errOut io.Writer, root string, changes []apply.Change, verb str
 		parts = []string{"nothing to do"}
 	}
 	fmt.Fprintf(out, "%s %s: %s\n", verb, root, strings.Join(parts, ", "))
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

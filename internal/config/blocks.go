@@ -576,6 +576,7 @@ func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
 					break
 				}
 				sk.Source, sk.Files = full, files
+				d.rec.add("tree", full, treeSum(files))
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 
@@ -53,14 +54,27 @@ func (p *Parser) LoadConfig(path string) (*model.Config, hcl.Diagnostics) {
 			bodies = append(bodies, f.Body)
 		}
 	}
-	cfg, ddiags := Decode(bodies)
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		p.rec.add("dir", absPath(path), dirSum(files))
+	}
+	cfg, ddiags := decode(bodies, p.rec)
 	diags = append(diags, ddiags...)
 	sortDiagnostics(diags)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	cfg.Files = files
+	cfg.Inputs = p.rec.list()
 	return cfg, diags
+}
+
+// absPath makes a recorded input's path absolute, so that it can be
+// looked at again from any working directory.
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 // sortDiagnostics orders diagnostics by where they point, so that one input
@@ -82,7 +96,11 @@ func sortDiagnostics(diags hcl.Diagnostics) {
 // Decode turns parsed bodies into a model. Bodies of several files act as
 // one config: names must be unique across all of them.
 func Decode(bodies []hcl.Body) (*model.Config, hcl.Diagnostics) {
-	d := &decoder{ctxs: map[string]*hcl.EvalContext{}}
+	return decode(bodies, nil)
+}
+
+func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
+	d := &decoder{ctxs: map[string]*hcl.EvalContext{}, rec: rec}
 	cfg := &model.Config{}
 
 	var blocks hcl.Blocks
@@ -114,7 +132,7 @@ func Decode(bodies []hcl.Body) (*model.Config, hcl.Diagnostics) {
 	for _, b := range blocks {
 		fn := b.DefRange.Filename
 		if _, ok := d.ctxs[fn]; !ok {
-			d.ctxs[fn] = &hcl.EvalContext{Functions: functions(configDir(fn), d.scope)}
+			d.ctxs[fn] = &hcl.EvalContext{Functions: functions(configDir(fn), d.scope, rec)}
 		}
 	}
 

@@ -74,13 +74,13 @@ func notSecret(s string) error {
 // file. baseDir is that file's folder: file() and abspath() resolve against
 // it, never against the process's working directory, so the same input
 // decodes the same wherever agyconf runs.
-func functions(baseDir string, scope model.Scope) map[string]function.Function {
+func functions(baseDir string, scope model.Scope, rec *recorder) map[string]function.Function {
 	return map[string]function.Function{
 		"abspath":     abspathFunc(baseDir, scope),
-		"env":         envFunc(scope),
-		"file":        fileFunc(baseDir, scope),
+		"env":         envFunc(scope, rec),
+		"file":        fileFunc(baseDir, scope, rec),
 		"jsonencode":  jsonencodeFunc,
-		"secret_file": secretFileFunc(scope),
+		"secret_file": secretFileFunc(scope, rec),
 	}
 }
 
@@ -121,7 +121,7 @@ var jsonencodeFunc = function.New(&function.Spec{
 	},
 })
 
-func envFunc(scope model.Scope) function.Function {
+func envFunc(scope model.Scope, rec *recorder) function.Function {
 	return function.New(&function.Spec{
 		Description: "Returns the value of an environment variable; an unset variable is an error unless a default is given.",
 		Params:      []function.Parameter{{Name: "name", Type: cty.String}},
@@ -135,6 +135,7 @@ func envFunc(scope model.Scope) function.Function {
 				return cty.NilVal, errors.New("env() takes a name and at most one default value")
 			}
 			name := args[0].AsString()
+			rec.add("env", name, envSum(name))
 			if v, ok := os.LookupEnv(name); ok {
 				return cty.StringVal(v), nil
 			}
@@ -170,7 +171,7 @@ func abspathFunc(baseDir string, scope model.Scope) function.Function {
 	})
 }
 
-func fileFunc(baseDir string, scope model.Scope) function.Function {
+func fileFunc(baseDir string, scope model.Scope, rec *recorder) function.Function {
 	return function.New(&function.Spec{
 		Description: "Returns the contents of a UTF-8 file, relative to the config file's folder and confined to it unless the path is absolute.",
 		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
@@ -188,6 +189,7 @@ func fileFunc(baseDir string, scope model.Scope) function.Function {
 			if err != nil {
 				return cty.NilVal, err
 			}
+			rec.add("file", absPath(full), sumBytes(data))
 			if !utf8.Valid(data) {
 				return cty.NilVal, fmt.Errorf("%s is not valid UTF-8 text", p)
 			}
@@ -264,7 +266,7 @@ func readLimited(path string) ([]byte, error) {
 	return data, nil
 }
 
-func secretFileFunc(scope model.Scope) function.Function {
+func secretFileFunc(scope model.Scope, rec *recorder) function.Function {
 	return function.New(&function.Spec{
 		Description: "Refers to a file holding a secret. The file is read only when the output is written, never while decoding or validating, and its contents are redacted everywhere else.",
 		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
@@ -280,6 +282,7 @@ func secretFileFunc(scope model.Scope) function.Function {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 				return cty.NilVal, fmt.Errorf("secret_file() needs a clean absolute path such as \"/run/secrets/github\", got %q", p)
 			}
+			rec.add("stat", p, statSum(p))
 			return cty.StringVal(secretTokenFor(p)).Mark(secretMark{path: p}), nil
 		},
 	})

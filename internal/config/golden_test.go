@@ -94,7 +94,7 @@ func TestValid(t *testing.T) {
 			if len(models) == 2 {
 				if diff := cmp.Diff(models[0], models[1],
 					cmpopts.IgnoreTypes(hcl.Range{}),
-					cmpopts.IgnoreFields(model.Config{}, "Files"),
+					cmpopts.IgnoreFields(model.Config{}, "Files", "Inputs"),
 				); diff != "" {
 					t.Errorf("%s and %s decode differently (-%s +%s):\n%s", tc.paths[0], tc.paths[1], filepath.Ext(tc.paths[0]), filepath.Ext(tc.paths[1]), diff)
 				}

@@ -35,11 +35,12 @@ func Unreadable(diags hcl.Diagnostics) bool {
 // Parser loads config files and keeps every file it read, so that
 // diagnostics can be printed with source snippets afterwards.
 type Parser struct {
-	p *hclparse.Parser
+	p   *hclparse.Parser
+	rec *recorder
 }
 
 // NewParser returns an empty Parser.
-func NewParser() *Parser { return &Parser{p: hclparse.NewParser()} }
+func NewParser() *Parser { return &Parser{p: hclparse.NewParser(), rec: newRecorder()} }
 
 // Files returns every file loaded so far, for hcl.NewDiagnosticTextWriter.
 func (p *Parser) Files() map[string]*hcl.File { return p.p.Files() }
@@ -106,6 +107,9 @@ func (p *Parser) ParseFile(filename string) (*hcl.File, hcl.Diagnostics) {
 		return nil, tooLarge(filename, st.Size())
 	}
 	data, err := readLimited(filename)
+	if err == nil {
+		p.rec.add("file", absPath(filename), sumBytes(data))
+	}
 	if err != nil {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,

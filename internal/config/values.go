@@ -19,6 +19,7 @@ type decoder struct {
 	agyVersion version
 	ctxs       map[string]*hcl.EvalContext // by file name
 	diags      hcl.Diagnostics
+	rec        *recorder // nil when nobody asks what decoding read
 }
 
 func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {

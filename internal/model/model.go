@@ -52,6 +52,20 @@ type Config struct {
 	ACP         *ACP                `json:"acp,omitempty"`
 	// Files lists the files decoded, in load order.
 	Files []string `json:"-"`
+	// Inputs is everything outside the config's text that decoding
+	// depended on, for telling cheaply whether decoding again could give
+	// another model.
+	Inputs []Input `json:"-"`
+}
+
+// Input is one thing decoding read or looked at.
+type Input struct {
+	// Kind is "file" (a file's content), "dir" (the config files a folder
+	// lists), "tree" (a skill source folder), "env" (a variable) or "stat"
+	// (a secret file: size, time and inode only, never its content).
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	Sum  string `json:"sum"`
 }
 
 // Agyconf is the `agyconf` block: settings about the render itself.
