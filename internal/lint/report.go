@@ -1,0 +1,110 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+)
+
+// Counts tallies findings by severity.
+func Counts(fs []Finding) (errors, warnings int) {
+	for _, f := range fs {
+		if f.Severity == Warning {
+			warnings++
+		} else {
+			errors++
+		}
+	}
+	return errors, warnings
+}
+
+// WriteText prints findings grouped by file, coloured when color is set.
+func WriteText(w io.Writer, fs []Finding, color bool) {
+	paint := func(code, s string) string {
+		if !color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	file := ""
+	for _, f := range fs {
+		if f.File != file {
+			if file != "" {
+				fmt.Fprintln(w)
+			}
+			file = f.File
+			fmt.Fprintln(w, paint("1", file))
+		}
+		sev := paint("31", string(f.Severity))
+		if f.Severity == Warning {
+			sev = paint("33", string(f.Severity))
+		}
+		pos := fmt.Sprintf("%d:%d", f.Line, f.Column)
+		if f.Line == 0 {
+			pos = "-"
+		}
+		fmt.Fprintf(w, "  %-8s %s %s [%s]\n", pos, sev, f.Message, f.Rule)
+	}
+	errs, warns := Counts(fs)
+	if len(fs) > 0 {
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%d error(s), %d warning(s)\n", errs, warns)
+}
+
+// WriteJSON prints findings as one JSON document.
+func WriteJSON(w io.Writer, fs []Finding) error {
+	errs, warns := Counts(fs)
+	doc := struct {
+		Errors   int       `json:"error_count"`
+		Warnings int       `json:"warning_count"`
+		Findings []Finding `json:"findings"`
+	}{errs, warns, append([]Finding{}, fs...)}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// SARIF builds a SARIF 2.1.0 report: every rule as a reporting descriptor
+// (its Why as the description), every finding as a result, so that code
+// scanning can show them on the lines they are about.
+func SARIF(fs []Finding, rules []Rule, version string) (*sarif.Report, error) {
+	report, err := sarif.New(sarif.Version210)
+	if err != nil {
+		return nil, err
+	}
+	run := sarif.NewRunWithInformationURI("agyconf", "https://github.com/agyconf/agyconf")
+	run.Tool.Driver.WithVersion(version)
+	for _, r := range rules {
+		run.AddRule(r.ID).
+			WithShortDescription(sarif.NewMultiformatMessageString(r.Why)).
+			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
+	}
+	for _, f := range fs {
+		region := sarif.NewRegion()
+		if f.Line > 0 {
+			region.WithStartLine(f.Line).WithStartColumn(max(f.Column, 1))
+		}
+		loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(filepath.ToSlash(f.File)))
+		if f.Line > 0 {
+			loc.WithRegion(region)
+		}
+		run.CreateResultForRule(f.Rule).
+			WithLevel(sarifLevel(f.Severity)).
+			WithMessage(sarif.NewTextMessage(f.Message)).
+			AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+	}
+	report.AddRun(run)
+	return report, nil
+}
+
+func sarifLevel(s Severity) string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
