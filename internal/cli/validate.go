@@ -16,29 +16,45 @@ import (
 func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
-		Usage:     "check an agyconf config without writing anything",
-		UsageText: "agyconf validate --config PATH [--diagnostics-format text|json]",
-		Description: `Decodes the config at PATH — one .hcl or .json file, or a folder of them —
-and reports every problem at once, each with its file and line (and
-column, in the JSON form).
-Nothing is read from secret files and nothing is written.
+		Usage:     "check an agyconf config, or Antigravity files as they are on disk, without writing anything",
+		UsageText: "agyconf validate --config PATH [--diagnostics-format text|json]\n   agyconf validate [--format text|json|sarif] [--strict] PATH...",
+		Description: `With --config, decodes the agyconf config at PATH — one .hcl or .json
+file, or a folder of them — and reports every problem at once, each with
+its file and line (and column, in the JSON form). Nothing is read from
+secret files. Exits 0 when the config is valid, 1 when it has problems.
+
+With PATHs, lints Antigravity's own files as they are on disk, whoever
+wrote them: a global ~/.gemini, a workspace (.agents/, .agent/, _agents/,
+_agent/), a plugin folder, or single files recognised by name. Each finding
+has a rule id (README, "Rules"), a severity and file:line:column. Exits 1
+when there are errors, or warnings with --strict. --format sarif writes
+SARIF 2.1.0 for code scanning.
+
+Nothing is written either way; 2 means the command could not run.
 
 EXAMPLES:
    agyconf validate --config ~/.config/agyconf
    agyconf validate --config agyconf.hcl --diagnostics-format json | jq .diagnostics
-
-Exits 0 when the config is valid, 1 when it has problems, 2 when it cannot
-be read at all or the command line is wrong.`,
+   agyconf validate ~/.gemini .
+   agyconf validate --format sarif --strict . > agyconf.sarif`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`), required"},
+			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "validate the agyconf config (`PATH`): a file or folder"},
 			diagFormatFlag(),
 			colorFlag(),
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
+			&cli.BoolFlag{Name: "strict", Usage: "with PATHs, warnings count as findings too (exit 1)"},
 		},
 		Action: runValidate,
 	}
 }
 
 func runValidate(c *cli.Context) error {
+	if c.NArg() > 0 {
+		if c.String("config") != "" {
+			return exit(ExitBadInput, fmt.Errorf("validate takes --config PATH or live PATHs, not both (see agyconf validate --help)"))
+		}
+		return lintPaths(c, c.Args().Slice())
+	}
 	path, format, err := configFlags(c)
 	if err != nil {
 		return err

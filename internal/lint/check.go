@@ -1,0 +1,561 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agyconf/agyconf/internal/frontmatter"
+	"github.com/agyconf/agyconf/schema"
+)
+
+// Limits from the reference.
+const (
+	skillBodyLimit = 24000 // bytes, §4
+	ruleCharLimit  = 12000 // characters, §6 and §7
+)
+
+type checker struct {
+	v          *schema.Validator
+	lookPath   func(string) (string, error)
+	credential *regexp.Regexp
+	reference  *regexp.Regexp
+}
+
+func newChecker(opts Options) (*checker, error) {
+	v, err := schema.NewValidator()
+	if err != nil {
+		return nil, err
+	}
+	return &checker{
+		v:          v,
+		lookPath:   opts.LookPath,
+		reference:  regexp.MustCompile(`^(Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$`),
+		credential: regexp.MustCompile(`(?i)(token|secret|passw|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|cookie)`),
+	}, nil
+}
+
+func schemaName(k kind) string {
+	switch k {
+	case kindHooks:
+		return "hooks"
+	case kindMCP:
+		return "mcp_config"
+	case kindPlugin:
+		return "plugin"
+	case kindSkill:
+		return "skill-frontmatter"
+	case kindRule:
+		return "rule-frontmatter"
+	case kindWorkflow:
+		return "workflow-frontmatter"
+	case kindAgent:
+		return "agent-frontmatter"
+	}
+	return string(k) // the settings kinds are named as their schemas
+}
+
+func (c *checker) file(path string, k kind) ([]Finding, error) {
+	if k == kindSkillFlat {
+		return []Finding{{Rule: "skill/flat-file", Severity: severityOf("skill/flat-file"), File: path,
+			Message: "a flat skill file is never discovered (reference §5): move it to " + filepath.ToSlash(filepath.Join("skills", strings.TrimSuffix(filepath.Base(path), ".md"), "SKILL.md"))}}, nil
+	}
+	if k == kindHooksUnread {
+		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
+			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	add := func(rule string, line, col int, msg string) {
+		out = append(out, Finding{Rule: rule, Severity: severityOf(rule), File: path, Line: line, Column: col, Message: msg})
+	}
+	name := schemaName(k)
+	markdown := strings.HasSuffix(path, ".md")
+	if markdown {
+		err = c.v.ValidateMarkdown(name, data)
+	} else {
+		err = c.v.ValidateJSON(name, data)
+	}
+	var de *schema.DocumentError
+	if err != nil && !errors.As(err, &de) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if de != nil {
+		for _, f := range de.Findings {
+			add(mapFinding(k, f), f.Line, f.Column, f.Message)
+		}
+	}
+	if markdown {
+		c.markdown(k, data, add)
+		return out, nil
+	}
+	body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !json.Valid(body) {
+		return out, nil
+	}
+	loc := newLocator(data)
+	var root any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&root); err != nil {
+		return out, nil
+	}
+	switch k {
+	case kindHooks:
+		// Plugin hooks start in the plugin's folder (reference §2.2,
+		// probed), so a path relative to it is reliable there.
+		c.hooks(root, loc, fileIsPluginDir(filepath.Dir(path)), add)
+	case kindMCP:
+		if fi.Mode().Perm()&0o077 != 0 {
+			c.credentials(root, loc, fi.Mode().Perm(), add)
+		}
+	}
+	return out, nil
+}
+
+func (c *checker) markdown(k kind, data []byte, add func(string, int, int, string)) {
+	switch k {
+	case kindSkill:
+		_, body, _, err := frontmatter.Split(data)
+		if err == nil && len(body) > skillBodyLimit {
+			add("skill/body-size", 0, 0, fmt.Sprintf("the skill body is %d bytes: agy's skill loader keeps only the first %d (reference §4, one probe on agy 1.4.12/1.5.0)", len(body), skillBodyLimit))
+		}
+	case kindRule, kindWorkflow:
+		if n := utf8.RuneCount(data); n > ruleCharLimit {
+			rule := "rule/size"
+			if k == kindWorkflow {
+				rule = "workflow/size"
+			}
+			add(rule, 0, 0, fmt.Sprintf("the file is %d characters, over the documented limit of %d per file (reference §6, §7)", n, ruleCharLimit))
+		}
+	}
+}
+
+// pointerSegments splits a JSON pointer into unescaped segments.
+func pointerSegments(p string) []string {
+	if p == "" {
+		return nil
+	}
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, s := range segs {
+		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	}
+	return segs
+}
+
+func escape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// byteLevel names the rule for a finding about a JSON file's bytes, or "".
+func byteLevel(k kind, f schema.Finding) string {
+	m := f.Message
+	switch {
+	case strings.Contains(m, "byte order mark"):
+		if k == kindPlugin {
+			return "plugin/bom"
+		}
+		return "json/bom"
+	case strings.HasPrefix(m, "invalid UTF-8"):
+		return "json/invalid-utf8"
+	case strings.HasPrefix(m, "duplicate key"):
+		if k == kindPlugin {
+			return "plugin/duplicate-key"
+		}
+		return "json/duplicate-key"
+	case f.Pointer != "":
+		return ""
+	case strings.HasPrefix(m, "a comment"):
+		return "json/comment"
+	case strings.HasPrefix(m, "a trailing comma"):
+		return "json/trailing-comma"
+	case strings.HasPrefix(m, "the JSON ends early"), strings.HasPrefix(m, "data after"),
+		strings.Contains(m, "is not a JSON number"), strings.HasPrefix(m, "a single-quoted"),
+		strings.HasPrefix(m, "JSON syntax error"), strings.HasPrefix(m, "not JSON"):
+		return "json/invalid"
+	}
+	return ""
+}
+
+// mapFinding names the rule a schema finding breaks.
+func mapFinding(k kind, f schema.Finding) string {
+	segs := pointerSegments(f.Pointer)
+	last := ""
+	if len(segs) > 0 {
+		last = segs[len(segs)-1]
+	}
+	m := f.Message
+	switch k {
+	case kindSkill, kindRule, kindWorkflow, kindAgent:
+		return mapMarkdown(k, segs, m)
+	}
+	if r := byteLevel(k, f); r != "" {
+		return r
+	}
+	switch k {
+	case kindHooks:
+		return mapHooks(segs, m)
+	case kindMCP:
+		if len(segs) >= 3 && segs[0] == "mcpServers" {
+			switch {
+			case last == "enabled" && len(segs) == 3:
+				return "mcp/enabled"
+			case last == "authProviderType" && strings.Contains(m, "value must"):
+				return "mcp/auth-provider-type"
+			case len(segs) == 4 && (segs[2] == "args" || segs[2] == "env") && strings.Contains(m, "want string"):
+				return "mcp/non-string"
+			case strings.Contains(m, "serverUrl and command"):
+				return "mcp/url-and-command"
+			}
+		}
+		if len(segs) == 2 && segs[0] == "mcpServers" && strings.Contains(m, "missing one of") {
+			return "mcp/no-connection"
+		}
+		return "mcp/schema"
+	case kindPlugin:
+		switch {
+		case f.Pointer == "/name":
+			return "plugin/name"
+		case f.Pointer == "" && strings.Contains(m, "'name'"):
+			return "plugin/missing-name"
+		case f.Pointer == "/permissions":
+			return "plugin/permissions"
+		}
+		return "plugin/schema"
+	case kindCLISettings, kindIDESettings, kindACPSettings:
+		if len(segs) == 3 && segs[0] == "permissions" {
+			switch segs[1] {
+			case "allow", "ask", "deny":
+				return "settings/permission-entry"
+			}
+		}
+		return "settings/schema"
+	}
+	return string(k) + "/schema"
+}
+
+func mapMarkdown(k kind, segs []string, m string) string {
+	switch k {
+	case kindSkill:
+		switch {
+		case len(segs) == 0:
+			return "skill/frontmatter"
+		case segs[0] == "name":
+			return "skill/name"
+		}
+		return "skill/schema"
+	case kindRule:
+		switch {
+		case len(segs) > 0 && segs[0] == "trigger":
+			return "rule/trigger"
+		case len(segs) > 0 && segs[0] == "globs":
+			return "rule/globs"
+		}
+		return "rule/schema"
+	case kindAgent:
+		if len(segs) == 0 {
+			return "agent/frontmatter"
+		}
+		return "agent/schema"
+	}
+	return "workflow/schema"
+}
+
+func isGrouped(event string) bool {
+	return strings.EqualFold(event, "PreToolUse") || strings.EqualFold(event, "PostToolUse")
+}
+
+func mapHooks(segs []string, m string) string {
+	n := len(segs)
+	last := ""
+	if n > 0 {
+		last = segs[n-1]
+	}
+	switch {
+	case n == 1 && last == "enabled":
+		return "hooks/top-level-enabled"
+	case n == 1 && (strings.Contains(m, "top level") || strings.Contains(m, "wrapper")):
+		return "hooks/top-level-event"
+	case n == 2 && strings.Contains(m, "unknown event"):
+		return "hooks/unknown-event"
+	case n == 3 && strings.Contains(m, "missing propert"):
+		return "hooks/event-shape"
+	}
+	if n < 4 {
+		return "hooks/schema"
+	}
+	grouped := isGrouped(segs[1])
+	handler := false
+	switch {
+	case n == 4 && grouped:
+		if last != "matcher" && last != "hooks" {
+			return "hooks/event-shape"
+		}
+		return "hooks/schema"
+	case n == 4:
+		if last == "matcher" || last == "hooks" {
+			return "hooks/event-shape"
+		}
+		handler = true
+	case n == 6 && grouped && segs[3] == "hooks":
+		handler = true
+	}
+	if handler {
+		switch last {
+		case "timeout":
+			// A type error drops the file; 0 and negative values load
+			// (reference §2.2), so range findings stay generic.
+			if strings.Contains(m, "want integer") || strings.Contains(m, "fraction") || strings.Contains(m, "exponent") {
+				return "hooks/timeout"
+			}
+			return "hooks/schema"
+		case "type":
+			return "hooks/handler-type"
+		case "env", "cwd", "name", "background":
+			return "hooks/dropped-key"
+		}
+	}
+	return "hooks/schema"
+}
+
+// hooks runs the checks the schema cannot: commands and matchers.
+func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, int, int, string)) {
+	top, ok := root.(map[string]any)
+	if !ok {
+		return
+	}
+	for name, hv := range top {
+		hook, ok := hv.(map[string]any)
+		if !ok {
+			continue
+		}
+		for event, ev := range hook {
+			list, ok := ev.([]any)
+			if !ok {
+				continue
+			}
+			base := "/" + escape(name) + "/" + escape(event)
+			for i, item := range list {
+				ip := base + "/" + strconv.Itoa(i)
+				obj, ok := item.(map[string]any)
+				if !ok {
+					continue
+				}
+				if !isGrouped(event) {
+					c.handler(obj, ip, loc, inPlugin, add)
+					continue
+				}
+				if m, ok := obj["matcher"].(string); ok && m != "" && m != "*" {
+					if _, err := regexp.Compile(m); err != nil {
+						l, col := loc.value(ip + "/matcher")
+						add("hooks/matcher-regexp", l, col, fmt.Sprintf("matcher %q is not a valid regular expression (%v): agy loads it without compiling it, and it will not match as meant; use \"\" or \"*\" for every tool (reference §2.3)", m, err))
+					}
+				}
+				hs, _ := obj["hooks"].([]any)
+				for j, h := range hs {
+					if ho, ok := h.(map[string]any); ok {
+						c.handler(ho, ip+"/hooks/"+strconv.Itoa(j), loc, inPlugin, add)
+					}
+				}
+			}
+		}
+	}
+}
+
+func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin bool, add func(string, int, int, string)) {
+	if t, ok := h["type"]; ok && t != "command" {
+		return
+	}
+	cmd, ok := h["command"].(string)
+	if !ok {
+		return
+	}
+	prog := firstWord(cmd)
+	if prog == "" || strings.ContainsAny(prog, "=$`()") || strings.HasPrefix(prog, "~") {
+		return
+	}
+	l, col := loc.value(ptr + "/command")
+	if strings.Contains(prog, "/") {
+		if !filepath.IsAbs(prog) && !inPlugin {
+			add("hooks/relative-command", l, col, fmt.Sprintf("the command runs %q, a relative path: it depends on the directory agy starts the hook in (a plugin's folder for plugin hooks); use an absolute path (reference §2.2)", prog))
+		}
+		return
+	}
+	if shellBuiltin(prog) {
+		return
+	}
+	if _, err := c.lookPath(prog); err != nil {
+		add("hooks/command-not-found", l, col, fmt.Sprintf("%q is not on PATH here; agy runs the command under sh -c and fails open if it is missing there too (reference §2.2, §2.7); use an absolute path or install it", prog))
+	}
+}
+
+// firstWord returns the program a sh -c command line runs.
+func firstWord(cmd string) string {
+	s := strings.TrimLeft(cmd, " \t\n")
+	if s == "" {
+		return ""
+	}
+	if q := s[0]; q == '"' || q == '\'' {
+		if end := strings.IndexByte(s[1:], q); end >= 0 {
+			return s[1 : 1+end]
+		}
+		return ""
+	}
+	if i := strings.IndexAny(s, " \t\n;|&<>"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func shellBuiltin(w string) bool {
+	switch w {
+	case ":", ".", "[", "true", "false", "echo", "printf", "exit", "cd", "test", "exec", "export", "set", "if", "for", "while", "case", "read", "cat", "sleep", "command", "eval", "trap", "wait", "{", "!":
+		return true
+	}
+	return false
+}
+
+// credentials warns about inline credentials in a file other users may read.
+func (c *checker) credentials(root any, loc *locator, perm os.FileMode, add func(string, int, int, string)) {
+	top, _ := root.(map[string]any)
+	servers, _ := top["mcpServers"].(map[string]any)
+	for name, sv := range servers {
+		s, ok := sv.(map[string]any)
+		if !ok {
+			continue
+		}
+		base := "/mcpServers/" + escape(name)
+		for _, field := range []string{"env", "headers", "oauth"} {
+			m, _ := s[field].(map[string]any)
+			for key, val := range m {
+				str, ok := val.(string)
+				// A value that is only a ${VAR} reference holds no
+				// credential (whether agy expands it is unverified, §3).
+				if !ok || str == "" || !c.credential.MatchString(key) || (field == "oauth" && key == "clientId") || c.reference.MatchString(str) {
+					continue
+				}
+				l, col := loc.value(base + "/" + field + "/" + escape(key))
+				add("mcp/inline-credential", l, col, fmt.Sprintf("%s.%s holds a credential inline in a file with mode %04o: anyone who can read the file can read it. agyconf itself writes such values here on purpose, into a 0600 file, when secret_file() is used; chmod 600 this file or keep the credential out of it", field, key, perm))
+			}
+		}
+	}
+}
+
+// locator finds where each value of a valid JSON document starts.
+type locator struct {
+	data  []byte
+	bom   bool
+	vals  map[string]int
+	lines []int // offsets of line starts
+}
+
+func newLocator(data []byte) *locator {
+	l := &locator{data: data, vals: map[string]int{}}
+	base := 0
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		l.bom, base = true, 3
+	}
+	l.lines = append(l.lines, 0)
+	for i, b := range data {
+		if b == '\n' {
+			l.lines = append(l.lines, i+1)
+		}
+	}
+	l.walk(base, "")
+	return l
+}
+
+func (l *locator) skip(off int) int {
+	for off < len(l.data) && strings.IndexByte(" \t\r\n", l.data[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+// str returns the end of the JSON string starting at off.
+func (l *locator) str(off int) int {
+	for i := off + 1; i < len(l.data); i++ {
+		switch l.data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(l.data)
+}
+
+// walk indexes the value starting at or after off and returns its end.
+// The document is valid JSON, so the scan need not check syntax.
+func (l *locator) walk(off int, ptr string) int {
+	off = l.skip(off)
+	if off >= len(l.data) {
+		return off
+	}
+	l.vals[ptr] = off
+	switch l.data[off] {
+	case '{':
+		off = l.skip(off + 1)
+		for off < len(l.data) && l.data[off] != '}' {
+			if l.data[off] == ',' {
+				off = l.skip(off + 1)
+				continue
+			}
+			end := l.str(off)
+			var k string
+			_ = json.Unmarshal(l.data[off:end], &k)
+			off = l.skip(end)
+			off = l.walk(off+1, ptr+"/"+escape(k)) // past the colon
+			off = l.skip(off)
+		}
+		return off + 1
+	case '[':
+		off = l.skip(off + 1)
+		for i := 0; off < len(l.data) && l.data[off] != ']'; {
+			if l.data[off] == ',' {
+				off = l.skip(off + 1)
+				continue
+			}
+			off = l.skip(l.walk(off, ptr+"/"+strconv.Itoa(i)))
+			i++
+		}
+		return off + 1
+	case '"':
+		return l.str(off)
+	}
+	for off < len(l.data) && strings.IndexByte(",}] \t\r\n", l.data[off]) < 0 {
+		off++
+	}
+	return off
+}
+
+// value returns the 1-based line and character column of the value at ptr.
+func (l *locator) value(ptr string) (int, int) {
+	off, ok := l.vals[ptr]
+	if !ok {
+		return 0, 0
+	}
+	line := 0
+	for line+1 < len(l.lines) && l.lines[line+1] <= off {
+		line++
+	}
+	start := l.lines[line]
+	if line == 0 && l.bom {
+		start = 3
+	}
+	return line + 1, utf8.RuneCount(l.data[start:off]) + 1
+}

@@ -1,0 +1,258 @@
+package lint
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Options control a lint run.
+type Options struct {
+	// LookPath finds a hook's bare command name; nil means exec.LookPath.
+	LookPath func(string) (string, error)
+}
+
+// kind is what a file is to Antigravity.
+type kind string
+
+const (
+	kindHooks       kind = "hooks"
+	kindHooksUnread kind = "hooks-unread"
+	kindMCP         kind = "mcp"
+	kindPlugin      kind = "plugin"
+	kindSkill       kind = "skill"
+	kindSkillFlat   kind = "skill-flat"
+	kindRule        kind = "rule"
+	kindWorkflow    kind = "workflow"
+	kindAgent       kind = "agent"
+	kindCLISettings kind = "cli-settings"
+	kindIDESettings kind = "ide-settings"
+	kindACPSettings kind = "acp-settings"
+)
+
+// isRoot reports whether a folder name is a workspace customization root.
+func isRoot(name string) bool {
+	switch name {
+	case ".agents", ".agent", "_agents", "_agent":
+		return true
+	}
+	return false
+}
+
+// Paths lints every Antigravity file in paths: files are recognised by
+// name, folders are searched for global, workspace and plugin layouts.
+func Paths(paths []string, opts Options) ([]Finding, error) {
+	if opts.LookPath == nil {
+		opts.LookPath = exec.LookPath
+	}
+	c, err := newChecker(opts)
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			k, ok := classifyFile(p)
+			if !ok {
+				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, SKILL.md, or a .md under rules/, workflows/, agents/)", p)
+			}
+			fs, err := c.file(p, k)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fs...)
+			continue
+		}
+		files, err := discover(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			fs, err := c.file(f.path, f.kind)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fs...)
+		}
+	}
+	Sort(out)
+	return out, nil
+}
+
+func fileIsPluginDir(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, "plugin.json"))
+	return err == nil && !fi.IsDir()
+}
+
+type found struct {
+	path string
+	kind kind
+}
+
+// discover walks a folder for the files Antigravity reads.
+func discover(dir string) ([]found, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	base := strings.Split(filepath.ToSlash(abs), "/")
+	// The given folder counts as inside a layout when it is a root, a
+	// .gemini folder, a plugin, or lies below one of those.
+	givenInside := fileIsPluginDir(dir)
+	for _, s := range base {
+		if isRoot(s) || s == ".gemini" || s == ".antigravity" {
+			givenInside = true
+		}
+	}
+	var out []found
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		segs := append(append([]string{}, base...), strings.Split(filepath.ToSlash(rel), "/")...)
+		if rel == "." {
+			segs = base
+		}
+		if d.IsDir() {
+			if p != dir && skipDir(segs) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		inside := givenInside || fileIsPluginDir(filepath.Dir(p))
+		for _, s := range segs[len(base):] {
+			if isRoot(s) || s == ".gemini" || s == ".antigravity" {
+				inside = true
+			}
+		}
+		if !inside {
+			return nil
+		}
+		if k, ok := classify(segs, fileIsPluginDir(filepath.Dir(p))); ok {
+			if d.Name() == "settings.json" {
+				switch segs[len(segs)-2] {
+				case "antigravity-cli", ".antigravity", "antigravity-acp":
+				default:
+					return nil // not a settings file Antigravity reads
+				}
+			}
+			out = append(out, found{p, k})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// skipDir reports folders never linted: version control, dependencies,
+// agyconf's own state and cache, and agy's state.
+func skipDir(segs []string) bool {
+	n := len(segs)
+	name := segs[n-1]
+	switch name {
+	case ".git", "node_modules", ".agyconf":
+		return true
+	}
+	if n >= 3 && segs[n-3] == ".local" && segs[n-2] == "state" && name == "agyconf" {
+		return true
+	}
+	if n >= 2 && segs[n-2] == "antigravity-cli" {
+		switch name {
+		case "brain", "builtin", "scratch", "presence":
+			return true
+		}
+	}
+	return false
+}
+
+// classifyFile names the kind of a file given by itself: by its name
+// wherever it is, or by its folder's name for markdown files.
+func classifyFile(p string) (kind, bool) {
+	switch filepath.Base(p) {
+	case "mcp_config.json":
+		return kindMCP, true
+	case "hooks.json":
+		return kindHooks, true
+	case "SKILL.md":
+		return kindSkill, true
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", false
+	}
+	return classify(strings.Split(filepath.ToSlash(abs), "/"), fileIsPluginDir(filepath.Dir(p)))
+}
+
+// classify names a file's kind from its path segments (absolute, split on
+// '/') and whether its folder holds a plugin.json.
+func classify(segs []string, inPlugin bool) (kind, bool) {
+	n := len(segs)
+	at := func(i int) string {
+		if n-1-i < 0 {
+			return ""
+		}
+		return segs[n-1-i]
+	}
+	name, parent, grand := at(0), at(1), at(2)
+	// dirIsLayout: a folder that may hold mcp_config.json and hooks.json.
+	dirIsLayout := isRoot(parent) || inPlugin || grand == "plugins" ||
+		(parent == "config" && grand == ".gemini")
+	switch name {
+	case "mcp_config.json":
+		if dirIsLayout || (parent == "antigravity" && grand == ".gemini") {
+			return kindMCP, true
+		}
+		return "", false
+	case "hooks.json":
+		if dirIsLayout {
+			return kindHooks, true
+		}
+		if (parent == "antigravity-cli" && grand == ".gemini") || (parent == "hooks" && (grand == "plugins" || at(3) == "plugins")) {
+			return kindHooksUnread, true
+		}
+		return "", false
+	case "plugin.json":
+		return kindPlugin, true
+	case "settings.json":
+		switch parent {
+		case ".antigravity":
+			return kindIDESettings, true
+		case "antigravity-acp":
+			return kindACPSettings, true
+		}
+		return kindCLISettings, true
+	case "SKILL.md":
+		if grand == "skills" {
+			return kindSkill, true
+		}
+		return "", false
+	case "agent.md":
+		if grand == "agents" {
+			return kindAgent, true
+		}
+	}
+	if !strings.HasSuffix(name, ".md") {
+		return "", false
+	}
+	switch parent {
+	case "skills":
+		return kindSkillFlat, true
+	case "rules":
+		return kindRule, true
+	case "workflows", "global_workflows":
+		return kindWorkflow, true
+	case "agents":
+		return kindAgent, true
+	}
+	return "", false
+}

@@ -1,0 +1,104 @@
+package lint_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agyconf/agyconf/internal/lint"
+)
+
+func write(t *testing.T, root, rel, content string) string {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const badHooks = "{\"enabled\": true}\n"
+
+// TestDiscovery checks which files a folder walk lints, that agyconf's
+// state and cache are skipped, and that single files are recognised by
+// name.
+func TestDiscovery(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{
+		".gemini/config/hooks.json",
+		".gemini/antigravity/mcp_config.json",
+		".gemini/config/plugins/p/hooks.json",
+		"ws/.agents/hooks.json",
+		"ws/_agent/hooks.json",
+		"ws/sub/.agent/plugins/q/hooks.json",
+	} {
+		write(t, root, rel, badHooks)
+	}
+	for _, rel := range []string{
+		".local/state/agyconf/hooks.json",
+		"ws/.agyconf/hooks.json",
+		"ws/hooks.json",                   // not in a customization root
+		"ws/docs/rules/x.md",              // not in a customization root
+		".gemini/config/hooks/hooks.json", // plugins read only the root file
+		"ws/.agents/settings.json",        // the CLI ignores project settings
+		".gemini/antigravity-cli/builtin/skills/x/SKILL.md",
+	} {
+		write(t, root, rel, "not linted")
+	}
+	fs, err := lint.Paths([]string{root}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]bool{}
+	for _, f := range fs {
+		rel, _ := filepath.Rel(root, f.File)
+		files[filepath.ToSlash(rel)] = true
+	}
+	want := []string{".gemini/antigravity/mcp_config.json", ".gemini/config/hooks.json", ".gemini/config/plugins/p/hooks.json", "ws/.agents/hooks.json", "ws/_agent/hooks.json", "ws/sub/.agent/plugins/q/hooks.json"}
+	for _, w := range want {
+		if !files[w] {
+			t.Errorf("no finding for %s", w)
+		}
+	}
+	if len(files) != len(want) {
+		t.Errorf("linted %v, want %v", files, want)
+	}
+
+	// A root given directly, with a relative path: findings keep it.
+	t.Chdir(filepath.Join(root, "ws"))
+	fs, err = lint.Paths([]string{".agents"}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) == 0 || fs[0].File != filepath.Join(".agents", "hooks.json") {
+		t.Errorf("findings for .agents: %+v", fs)
+	}
+
+	// Single files by name.
+	p := write(t, root, "loose/settings.json", `{"permissions": {"allow": ["bogus("]}}`)
+	fs, err = lint.Paths([]string{p}, lint.Options{})
+	if err != nil || len(fs) != 1 || fs[0].Rule != "settings/permission-entry" {
+		t.Errorf("settings.json as a file: %+v, %v", fs, err)
+	}
+	p = write(t, root, "loose/rules/r.md", "---\ntrigger: sometimes\n---\n")
+	fs, err = lint.Paths([]string{p}, lint.Options{})
+	if err != nil || len(fs) != 1 || fs[0].Rule != "rule/trigger" {
+		t.Errorf("a rule as a file: %+v, %v", fs, err)
+	}
+	p = write(t, root, "loose/hooks.json", badHooks)
+	fs, err = lint.Paths([]string{p}, lint.Options{})
+	if err != nil || len(fs) != 1 || fs[0].Rule != "hooks/top-level-enabled" || fs[0].File != p {
+		t.Errorf("hooks.json as a file: %+v, %v", fs, err)
+	}
+	p = write(t, root, "loose/notes.txt", "x")
+	if _, err := lint.Paths([]string{p}, lint.Options{}); err == nil || !strings.Contains(err.Error(), "not a file Antigravity reads") {
+		t.Errorf("an unknown file: %v", err)
+	}
+	if _, err := lint.Paths([]string{filepath.Join(root, "missing")}, lint.Options{}); err == nil {
+		t.Error("a missing path: no error")
+	}
+}

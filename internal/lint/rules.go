@@ -1,0 +1,72 @@
+package lint
+
+import "sort"
+
+// ruleTable returns every rule. It is a function, not a variable, so the
+// package holds no mutable state.
+func ruleTable() []Rule {
+	return []Rule{
+		{"json/bom", Error, "A UTF-8 byte order mark: Go's encoding/json refuses it and agy drops the file (reference §0.10, §2.1, §4)."},
+		{"json/invalid-utf8", Error, "Invalid UTF-8: encoding/json silently replaces it with U+FFFD, so agy reads other text than the file holds (reference §2.1)."},
+		{"json/comment", Error, "A comment: agy's strict encoding/json loaders refuse it; a hooks.json is dropped whole, an mcp_config.json is fatal at startup (reference §0.10, §2.1, §3)."},
+		{"json/trailing-comma", Error, "A trailing comma: refused by strict encoding/json; the whole file is dropped (reference §0.10, §2.1, §3)."},
+		{"json/duplicate-key", Warning, "A duplicate key: encoding/json keeps the last value and silently drops the first (reference §2.1, §3, §9)."},
+		{"json/invalid", Error, "Not one valid JSON value (unclosed, trailing data, NaN, Infinity, single quotes): agy refuses the file (reference §0.10, §2.1, §3)."},
+		{"hooks/top-level-enabled", Error, "enabled at the top level of hooks.json is a load error that drops the whole file; enabled belongs inside a named hook (reference §0.10, §2.1)."},
+		{"hooks/top-level-event", Error, "A bare event name or a hooks wrapper at the top level does not load: every top-level key is a hook name (reference §2.1; the older {\"hooks\":…} wrap from agy 1.0.5 is outdated)."},
+		{"hooks/event-shape", Error, "PreToolUse/PostToolUse take [{matcher, hooks}], the other events take handlers directly; the wrong shape rejects the whole file (reference §2.1)."},
+		{"hooks/timeout", Error, "timeout must be an integer number of seconds (int32); a float or a string is a load error that drops the whole file (reference §0.10, §2.2)."},
+		{"hooks/handler-type", Error, "A handler's type is case-sensitive \"command\" or \"prompt\" (reference §2.2; MemPalace's older reading knows only command ⚠ conflict, §0.5)."},
+		{"hooks/dropped-key", Warning, "env, cwd, name and background on a handler are silently discarded by agy (reference §0.10, §2.2)."},
+		{"hooks/relative-command", Error, "A command whose program is a relative path depends on the working directory; use an absolute path (reference §2.2: MemPalace and Tanaike call relative paths unreliable, while plugin hooks were probed to start in the plugin dir, so plugin hooks.json files are exempt)."},
+		{"hooks/command-not-found", Warning, "The command's program is not on this PATH; agy runs it under sh -c with its own environment, where it may be missing too (reference §2.2)."},
+		{"hooks/matcher-regexp", Warning, "The matcher does not compile as a regular expression; agy does not compile it at load time, so the hook loads and never matches as meant (reference §2.3: \"\" and \"*\" are the catch-alls, the regex engine is unverified)."},
+		{"hooks/unknown-event", Warning, "An unknown event loads but never fires (reference §2.1, §2.4)."},
+		{"hooks/unread-location", Error, "A hooks.json agy never reads: ~/.gemini/antigravity-cli/hooks.json does not fire (probed on CLI 1.2.0) and a plugin's hooks/hooks.json is ignored in favour of its root hooks.json (reference §1)."},
+		{"hooks/schema", Error, "hooks.json does not match what agy loads; one load error drops the whole file silently (reference §0.10, §2)."},
+		{"mcp/non-string", Error, "args elements and env values must be strings; a violation silently drops that server (reference §3)."},
+		{"mcp/enabled", Error, "agy does not read enabled on an MCP server; use disabled (reference §3)."},
+		{"mcp/auth-provider-type", Error, "authProviderType accepts only lowercase \"google_credentials\"; the proto spelling drops the server (reference §3)."},
+		{"mcp/url-and-command", Warning, "A server with both serverUrl and command: serverUrl wins and command is ignored (reference §3)."},
+		{"mcp/no-connection", Warning, "A server with no command, serverUrl or url loads silently and does nothing (reference §3)."},
+		{"mcp/inline-credential", Warning, "A credential written inline in env, headers or oauth in a file other users can read; agyconf itself writes such values, on purpose, into a 0600 file when secret_file() is used (reference §3, §16)."},
+		{"mcp/schema", Error, "mcp_config.json does not match what agy loads: a bad server is dropped silently, a bad file is fatal at startup (reference §3)."},
+		{"plugin/bom", Error, "A UTF-8 byte order mark in plugin.json: agy does not treat the directory as a plugin (reference §4)."},
+		{"plugin/duplicate-key", Error, "A duplicate key in plugin.json: agy does not treat the directory as a plugin (reference §4)."},
+		{"plugin/name", Error, "name must match [A-Za-z0-9_-] and not start with '.', or agy plugin install/validate refuse it (reference §4)."},
+		{"plugin/missing-name", Error, "Without name agy falls back to the directory name, but agy plugin validate/install refuse the plugin (reference §4)."},
+		{"plugin/permissions", Error, "plugin.json has no permissions field: the one some guides describe is fabricated, plugins cannot declare permissions (reference §1, §4)."},
+		{"plugin/schema", Error, "plugin.json is a protobuf JSON message with name, description, disabled, logo; a type error means the directory is not a plugin (reference §4)."},
+		{"skill/flat-file", Error, "A flat skills/<name>.md is never discovered; use skills/<name>/SKILL.md (reference §5)."},
+		{"skill/frontmatter", Error, "A SKILL.md needs YAML frontmatter with a description; only name and description reach the prompt (reference §5)."},
+		{"skill/name", Error, "A skill name is lowercase words joined by hyphens (reference §5; HM uses ':' for nesting, S8)."},
+		{"skill/body-size", Warning, "agy's native skill loader keeps only the first 24,000 bytes of a skill body; the rest is silently cut (reference §4, probed on 1.4.12/1.5.0 by one source, so a warning)."},
+		{"skill/schema", Error, "The skill frontmatter does not match what Antigravity reads (reference §5)."},
+		{"rule/size", Warning, "Rules are limited to 12,000 characters per file (reference §6, documented, not probed: what happens past it is unmeasured, so a warning)."},
+		{"rule/trigger", Error, "trigger is one of always_on, glob, model_decision, manual (reference §6; rulesync keeps it an open string ⚠, so new values may appear)."},
+		{"rule/globs", Error, "globs is one comma-separated string, used only with trigger: glob (reference §6)."},
+		{"rule/schema", Error, "The rule frontmatter does not match what Antigravity reads (reference §6)."},
+		{"workflow/size", Warning, "Workflows are limited to 12,000 characters per file (reference §7, documented, not probed)."},
+		{"workflow/schema", Error, "The workflow frontmatter does not match what Antigravity reads (reference §7)."},
+		{"agent/frontmatter", Error, "A subagent needs frontmatter with name and description (reference §8)."},
+		{"agent/schema", Error, "The subagent frontmatter does not match what Antigravity reads (reference §8)."},
+		{"settings/permission-entry", Error, "A permission entry is action or action(target), action one of read_file, write_file, read_url, execute_url, command, unsandboxed, mcp (reference §10)."},
+		{"settings/schema", Error, "settings.json does not match what Antigravity reads (reference §10; ⚠ the CLI ignored project settings on 1.2.0 while rulesync says it merges them, §0.9)."},
+	}
+}
+
+// Rules returns every rule, sorted by id.
+func Rules() []Rule {
+	rs := ruleTable()
+	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
+	return rs
+}
+
+func severityOf(id string) Severity {
+	for _, r := range ruleTable() {
+		if r.ID == id {
+			return r.Severity
+		}
+	}
+	return Error
+}
