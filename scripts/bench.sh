@@ -100,6 +100,39 @@ echo "| no-op check, 1000 + 200 + 100 | render --check | diff -r against a copy 
 echo "|---|---|---|---|"
 echo "| $(find "$work/root" -type f | wc -l) files | $(ms "$ck") ms | $(ms "$df") ms | $(awk -v a="$ck" -v b="$df" 'BEGIN {printf "%.2f", a / b}')× |"
 
+# validate of a 1,000-file tree (1,000 skills) against cat-ing the same
+# files, alternately.
+{
+  echo 'agyconf {'
+  echo '  scope = "global"'
+  echo '}'
+  for ((i = 0; i < 1000; i++)); do
+    printf 'skill "v-%04d" {\n  description = "Skill %d"\n  body        = "Step one.\\nStep two.\\n"\n}\n' "$i" "$i"
+  done
+} >"$work/gen-validate.hcl"
+rm -rf "$work/vroot"
+mkdir -p "$work/vroot"
+"$work/agyconf" render --config "$work/gen-validate.hcl" --root "$work/vroot" --instance bench >/dev/null
+find "$work/vroot/.gemini" -type f >"$work/vfiles"
+: >"$work/validate.ns"
+: >"$work/cat.ns"
+for ((i = 0; i < runs; i++)); do
+  t0=$(now_ns)
+  "$work/agyconf" validate "$work/vroot/.gemini" >/dev/null || exit 1
+  t1=$(now_ns)
+  echo $((t1 - t0)) >>"$work/validate.ns"
+  t0=$(now_ns)
+  xargs cat <"$work/vfiles" >/dev/null
+  t1=$(now_ns)
+  echo $((t1 - t0)) >>"$work/cat.ns"
+done
+va=$(median <"$work/validate.ns")
+ca=$(median <"$work/cat.ns")
+echo
+echo "| validate | agyconf validate | cat of the same files | ratio |"
+echo "|---|---|---|---|"
+echo "| $(wc -l <"$work/vfiles") files | $(ms "$va") ms | $(ms "$ca") ms | $(awk -v a="$va" -v b="$ca" 'BEGIN {printf "%.2f", a / b}')× |"
+
 echo
 echo "Scaling: 10,000-entry render / 1,000-entry render = $(awk -v a="${render_ns[10000]}" -v b="${render_ns[1000]}" 'BEGIN {printf "%.2f", a / b}')× (target: within 12×)."
 echo "Runs per measurement: $runs (median). Machine: $(nproc) cores, $(uname -sr)."
