@@ -59,50 +59,58 @@ func validate(v *schema.Validator, name, ext string, data []byte) error {
 // that every property it declares carries a description.
 func TestDocumentSchemasDescribed(t *testing.T) {
 	for name := range documentSchemas {
-		src, err := schema.Source(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc map[string]any
-		if err := json.Unmarshal(src, &doc); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
-			t.Errorf("%s: $schema is %v, want draft 2020-12", name, doc["$schema"])
-		}
-		if doc["$id"] != schema.URL(name) {
-			t.Errorf("%s: $id is %v, want %s", name, doc["$id"], schema.URL(name))
-		}
-		if d, _ := doc["description"].(string); d == "" {
-			t.Errorf("%s: no top-level description", name)
-		}
-		var walk func(path string, v any)
-		walk = func(path string, v any) {
-			switch v := v.(type) {
-			case map[string]any:
-				if props, ok := v["properties"].(map[string]any); ok {
-					for p, ps := range props {
-						m, ok := ps.(map[string]any)
-						if !ok {
-							t.Errorf("%s: %s/properties/%s is not an object with a description", name, path, p)
-							continue
-						}
-						if d, _ := m["description"].(string); d == "" {
-							t.Errorf("%s: %s/properties/%s has no description", name, path, p)
-						}
+		checkDescribed(t, name)
+	}
+}
+
+// checkDescribed checks a schema's header — draft 2020-12, its $id, a
+// top-level description — and that every property it declares carries a
+// description.
+func checkDescribed(t *testing.T, name string) {
+	t.Helper()
+	src, err := schema.Source(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(src, &doc); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
+		t.Errorf("%s: $schema is %v, want draft 2020-12", name, doc["$schema"])
+	}
+	if doc["$id"] != schema.URL(name) {
+		t.Errorf("%s: $id is %v, want %s", name, doc["$id"], schema.URL(name))
+	}
+	if d, _ := doc["description"].(string); d == "" {
+		t.Errorf("%s: no top-level description", name)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if props, ok := v["properties"].(map[string]any); ok {
+				for p, ps := range props {
+					m, ok := ps.(map[string]any)
+					if !ok {
+						t.Errorf("%s: %s/properties/%s is not an object with a description", name, path, p)
+						continue
+					}
+					if d, _ := m["description"].(string); d == "" {
+						t.Errorf("%s: %s/properties/%s has no description", name, path, p)
 					}
 				}
-				for k, e := range v {
-					walk(path+"/"+k, e)
-				}
-			case []any:
-				for i, e := range v {
-					walk(fmt.Sprintf("%s/%d", path, i), e)
-				}
+			}
+			for k, e := range v {
+				walk(path+"/"+k, e)
+			}
+		case []any:
+			for i, e := range v {
+				walk(fmt.Sprintf("%s/%d", path, i), e)
 			}
 		}
-		walk("#", doc)
 	}
+	walk("#", doc)
 }
 
 // want is one expected finding of an invalid fixture: a line of its
@@ -246,7 +254,8 @@ func orDash(s string) string {
 }
 
 // TestFixturesCoverSchemas keeps the fixture tree in step with the schema
-// list: a folder per document schema and nothing else.
+// list: a folder per document schema and nothing else. Hook contracts
+// have no folder: hook_contract_test.go checks them.
 func TestFixturesCoverSchemas(t *testing.T) {
 	entries, err := os.ReadDir(filepath.Join("testdata", "documents"))
 	if err != nil {
@@ -265,7 +274,9 @@ func TestFixturesCoverSchemas(t *testing.T) {
 		t.Errorf("testdata/documents holds %v, want %v", got, want)
 	}
 	for _, n := range schema.Names() {
-		if _, ok := documentSchemas[n]; !ok && n != schema.Input {
+		// Hook contracts (stdin and stdout of hook processes) are not
+		// files: hook_contract_test.go checks them with inline examples.
+		if _, ok := documentSchemas[n]; !ok && n != schema.Input && !hookContractSchemas[n] {
 			t.Errorf("schema %s has no fixtures in testdata/documents", n)
 		}
 	}

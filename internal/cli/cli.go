@@ -112,6 +112,7 @@ EXAMPLES:
 			statusCommand(),
 			cleanCommand(),
 			validateCommand(),
+			hookCommand(),
 			schemaCommand(),
 			versionCommand(),
 		},

@@ -1,0 +1,441 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/render"
+	"github.com/agyconf/agyconf/schema"
+)
+
+func hookCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "hook",
+		Usage: "work with hooks",
+		Subcommands: []*cli.Command{{
+			Name:      "test",
+			Usage:     "run the handlers of one event as agy would, and check what they answer",
+			UsageText: "agyconf hook test EVENT (--config PATH | --hooks FILE) [--hook NAME] [--payload FILE] [--allow-exec]",
+			Description: `Runs every handler of EVENT (PreToolUse, PostToolUse, PreInvocation,
+PostInvocation, Stop, SessionStart) the way agy does: through sh -c, with
+the event's JSON on stdin and the handler's timeout. The handlers come from
+an agyconf config (as render would write them) or from a live hooks.json.
+For PreToolUse and PostToolUse only the groups whose matcher matches the
+payload's tool run.
+
+Each answer is checked against what agy honours for the event (agyconf
+schema hook-stdout-…): empty or non-JSON output (agy then lets the call
+proceed: hooks fail open), unknown fields, a Stop hook that answers
+"continue" (it keeps the agent running), a timeout. Each handler's wall
+time is reported: PreInvocation runs before every model call.
+
+The payload is --payload FILE, or a realistic one for the event. Handlers
+from a workspace (a config of scope workspace, or a hooks.json under
+.agents/, .agent/, _agents/ or _agent/) are someone else's code when the
+repository was cloned: they run only with --allow-exec.
+
+Exits 0 when every answer is fine, 1 when one is not, 2 when it cannot run.
+
+EXAMPLES:
+   agyconf hook test PreInvocation --config ~/.config/agyconf
+   agyconf hook test PreToolUse --hooks ~/.gemini/config/hooks.json --payload call.json`,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "take the handlers from the agyconf config (`PATH`)"},
+				&cli.StringFlag{Name: "hooks", Usage: "take the handlers from a live hooks.json (`FILE`)"},
+				&cli.StringFlag{Name: "hook", Usage: "run only the named hook (`NAME`)"},
+				&cli.StringFlag{Name: "payload", Usage: "the event's stdin JSON (`FILE`); default: a realistic one"},
+				&cli.BoolFlag{Name: "allow-exec", Usage: "run handlers found in a workspace tree"},
+			},
+			Action: runHookTest,
+		}},
+	}
+}
+
+// events maps the names a user may type to hooks.json's.
+var eventNames = []model.Event{model.PreToolUse, model.PostToolUse, model.PreInvocation, model.PostInvocation, model.Stop, model.SessionStart}
+
+func parseEvent(s string) (model.Event, bool) {
+	norm := strings.ReplaceAll(strings.ToLower(s), "_", "")
+	for _, e := range eventNames {
+		if strings.ToLower(string(e)) == norm {
+			return e, true
+		}
+	}
+	return "", false
+}
+
+// hookHandler is one handler to run.
+type hookHandler struct {
+	hook    string
+	matcher string // grouped events
+	typ     string
+	command string
+	timeout time.Duration
+	dir     string // working directory: the plugin's for plugin hooks
+}
+
+// hookTestFlags are the flags of hook test, read again from the words
+// after EVENT: urfave/cli v2 stops reading flags at the first argument,
+// and the documented form is `hook test EVENT --config …`.
+type hookTestFlags struct {
+	config, hooks, hook, payload string
+	allowExec                    bool
+}
+
+func readHookTestFlags(c *cli.Context) (hookTestFlags, error) {
+	f := hookTestFlags{c.String("config"), c.String("hooks"), c.String("hook"), c.String("payload"), c.Bool("allow-exec")}
+	fs := flag.NewFlagSet("hook test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.config, "config", f.config, "")
+	fs.StringVar(&f.config, "c", f.config, "")
+	fs.StringVar(&f.hooks, "hooks", f.hooks, "")
+	fs.StringVar(&f.hook, "hook", f.hook, "")
+	fs.StringVar(&f.payload, "payload", f.payload, "")
+	fs.BoolVar(&f.allowExec, "allow-exec", f.allowExec, "")
+	if err := fs.Parse(c.Args().Tail()); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("hook test takes one EVENT, got also %q", strings.Join(fs.Args(), " "))
+	}
+	return f, nil
+}
+
+func runHookTest(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return exit(ExitBadInput, errors.New("hook test needs an EVENT (see agyconf hook test --help)"))
+	}
+	flags, err := readHookTestFlags(c)
+	if err != nil {
+		return exit(ExitBadInput, fmt.Errorf("%w (see agyconf hook test --help)", err))
+	}
+	ev, ok := parseEvent(c.Args().First())
+	if !ok {
+		return exit(ExitBadInput, fmt.Errorf("unknown event %q: use one of PreToolUse, PostToolUse, PreInvocation, PostInvocation, Stop, SessionStart", c.Args().First()))
+	}
+	cfgPath, hooksPath := flags.config, flags.hooks
+	if (cfgPath == "") == (hooksPath == "") {
+		return exit(ExitBadInput, errors.New("hook test needs --config PATH or --hooks FILE (see agyconf hook test --help)"))
+	}
+	var docs []hooksFile
+	var workspace bool
+	if cfgPath != "" {
+		docs, workspace, err = hooksFromConfig(c, cfgPath)
+	} else {
+		docs, workspace, err = hooksFromFile(hooksPath)
+	}
+	if err != nil {
+		return err
+	}
+	if workspace && !flags.allowExec {
+		return exit(ExitBadInput, errors.New("these hooks come from a workspace tree, which may be someone else's code: pass --allow-exec to run them"))
+	}
+	payload, err := hookPayload(ev, flags.payload)
+	if err != nil {
+		return exit(ExitBadInput, err)
+	}
+	handlers, err := selectHandlers(docs, ev, flags.hook, payload)
+	if err != nil {
+		return exit(ExitBadInput, err)
+	}
+	stdinName, stdoutName := schema.HookContract(string(ev))
+	v, err := schema.NewValidator(stdinName, stdoutName)
+	if err != nil {
+		return exit(ExitBadInput, err)
+	}
+	out := c.App.Writer
+	if err := v.ValidateJSON(stdinName, payload); err != nil {
+		fmt.Fprintf(out, "note: the payload does not match what agy sends for %s: %v\n", ev, err)
+	}
+	if len(handlers) == 0 {
+		fmt.Fprintf(out, "no handler of %s matches\n", ev)
+		return nil
+	}
+	bad := 0
+	for _, h := range handlers {
+		problems := runHandler(out, h, ev, payload, v, stdoutName)
+		bad += problems
+	}
+	fmt.Fprintf(out, "%d handler(s) run, %d with problems\n", len(handlers), bad)
+	if bad > 0 {
+		return exit(ExitFindings, nil)
+	}
+	return nil
+}
+
+// hooksFile is one hooks.json and where its handlers run.
+type hooksFile struct {
+	data []byte
+	dir  string
+}
+
+func hooksFromConfig(c *cli.Context, path string) ([]hooksFile, bool, error) {
+	p := config.NewParser()
+	cfg, diags := p.LoadConfig(path)
+	if diags.HasErrors() {
+		writeDiags(c, "text", p, diags)
+		return nil, false, exit(ExitBadInput, nil)
+	}
+	plan, rdiags := render.Render(cfg, layout.New(cfg.Agyconf))
+	if rdiags.HasErrors() {
+		writeDiags(c, "text", p, rdiags)
+		return nil, false, exit(ExitBadInput, nil)
+	}
+	var out []hooksFile
+	for _, d := range plan.Documents {
+		if d.Schema != render.SchemaHooks {
+			continue
+		}
+		b, err := d.Bytes(render.Redact)
+		if err != nil {
+			return nil, false, exit(ExitBadInput, err)
+		}
+		out = append(out, hooksFile{data: b})
+	}
+	return out, cfg.Agyconf.Scope == model.ScopeWorkspace, nil
+}
+
+var workspaceRoot = regexp.MustCompile(`(^|/)(\.agents|\.agent|_agents|_agent)/`)
+
+func hooksFromFile(path string) ([]hooksFile, bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, exit(ExitBadInput, err)
+	}
+	abs, _ := filepath.Abs(path)
+	dir := ""
+	// Plugin hooks run in the plugin's folder (reference §2.2).
+	if _, err := os.Stat(filepath.Join(filepath.Dir(abs), "plugin.json")); err == nil {
+		dir = filepath.Dir(abs)
+	}
+	return []hooksFile{{data: data, dir: dir}}, workspaceRoot.MatchString(filepath.ToSlash(abs)), nil
+}
+
+// selectHandlers returns the handlers of ev, in the order agy runs them:
+// hooks by name, then groups and handlers as written.
+func selectHandlers(docs []hooksFile, ev model.Event, only string, payload []byte) ([]hookHandler, error) {
+	tool := ""
+	var p struct {
+		ToolCall *struct {
+			Name string `json:"name"`
+		} `json:"toolCall"`
+	}
+	if json.Unmarshal(payload, &p) == nil && p.ToolCall != nil {
+		tool = p.ToolCall.Name
+	}
+	var out []hookHandler
+	for _, doc := range docs {
+		var hooks map[string]map[string]json.RawMessage
+		if err := json.Unmarshal(doc.data, &hooks); err != nil {
+			return nil, fmt.Errorf("hooks.json does not parse: %w (agyconf validate shows where)", err)
+		}
+		names := make([]string, 0, len(hooks))
+		for n := range hooks {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if only != "" && name != only {
+				continue
+			}
+			if enabled, ok := hooks[name]["enabled"]; ok && string(enabled) == "false" {
+				continue
+			}
+			raw := hooks[name][string(ev)]
+			if raw == nil {
+				continue
+			}
+			type handler struct {
+				Type    string `json:"type"`
+				Command string `json:"command"`
+				Timeout *int   `json:"timeout"`
+			}
+			add := func(hs []handler, matcher string) {
+				for _, h := range hs {
+					t := 30 // the default the sources disagree on (30 or 60): the shorter
+					if h.Timeout != nil {
+						t = *h.Timeout
+					}
+					typ := h.Type
+					if typ == "" {
+						typ = "command"
+					}
+					out = append(out, hookHandler{hook: name, matcher: matcher, typ: typ, command: h.Command, timeout: time.Duration(t) * time.Second, dir: doc.dir})
+				}
+			}
+			if ev.Grouped() {
+				var groups []struct {
+					Matcher string    `json:"matcher"`
+					Hooks   []handler `json:"hooks"`
+				}
+				if err := json.Unmarshal(raw, &groups); err != nil {
+					return nil, fmt.Errorf("hook %q: %s is not a list of matcher groups: %w", name, ev, err)
+				}
+				for _, g := range groups {
+					if matches(g.Matcher, tool) {
+						add(g.Hooks, g.Matcher)
+					}
+				}
+				continue
+			}
+			var hs []handler
+			if err := json.Unmarshal(raw, &hs); err != nil {
+				return nil, fmt.Errorf("hook %q: %s is not a list of handlers: %w", name, ev, err)
+			}
+			add(hs, "")
+		}
+	}
+	return out, nil
+}
+
+func matches(matcher, tool string) bool {
+	if matcher == "" || matcher == "*" {
+		return true
+	}
+	re, err := regexp.Compile(matcher)
+	return err == nil && re.MatchString(tool)
+}
+
+// runHandler runs one handler and reports it; it returns 1 when the
+// handler has a problem.
+func runHandler(out io.Writer, h hookHandler, ev model.Event, payload []byte, v *schema.Validator, stdoutSchema string) int {
+	label := h.hook
+	if h.matcher != "" {
+		label += fmt.Sprintf(" (matcher %q)", h.matcher)
+	}
+	if h.typ != "command" {
+		fmt.Fprintf(out, "%s: a %s handler; agyconf runs command handlers only\n", label, h.typ)
+		return 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), h.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", h.command)
+	// A timeout ends the handler's whole process group, as children of
+	// sh -c (a sleep, a pipeline) would otherwise keep it alive.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	cmd.Dir = h.dir
+	cmd.Stdin = bytes.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	var problems []string
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		problems = append(problems, fmt.Sprintf("timed out after %s: agy kills it and proceeds", h.timeout))
+	case strings.TrimSpace(stdout.String()) == "":
+		problems = append(problems, "printed nothing: agy then proceeds as if allowed (hooks fail open); print {} to say so on purpose")
+	case !json.Valid(stdout.Bytes()):
+		problems = append(problems, "printed something that is not JSON: agy ignores it and proceeds")
+	default:
+		if verr := v.ValidateJSON(stdoutSchema, stdout.Bytes()); verr != nil {
+			problems = append(problems, fmt.Sprintf("answer not honoured as written: %v", verr))
+		}
+		if ev == model.Stop {
+			var s struct {
+				Decision string `json:"decision"`
+			}
+			if json.Unmarshal(stdout.Bytes(), &s) == nil && s.Decision == "continue" {
+				problems = append(problems, `answers "continue": agy keeps the agent running, and a hook that always does so never lets it stop`)
+			}
+		}
+	}
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	}
+	status := "ok"
+	if len(problems) > 0 {
+		status = "PROBLEM"
+	}
+	fmt.Fprintf(out, "%s: %s  %s  exit %d  %s\n", label, status, wall.Round(time.Millisecond), code, h.command)
+	if code != 0 && len(problems) == 0 {
+		fmt.Fprintf(out, "  note: agy ignores the exit code (reference §2.7)\n")
+	}
+	for _, p := range problems {
+		fmt.Fprintf(out, "  %s\n", p)
+	}
+	if s := strings.TrimSpace(stderr.String()); s != "" {
+		fmt.Fprintf(out, "  stderr (agy shows it to nobody): %s\n", firstLine(s))
+	}
+	if len(problems) > 0 {
+		return 1
+	}
+	return 0
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// hookPayload is the stdin of the event: the file given, or a realistic
+// one with the fields agy was seen sending (reference §2.5).
+func hookPayload(ev model.Event, file string) ([]byte, error) {
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		if !json.Valid(b) {
+			return nil, fmt.Errorf("%s is not JSON", file)
+		}
+		return b, nil
+	}
+	home, _ := os.UserHomeDir()
+	cwd, _ := os.Getwd()
+	conv := "8f0c2d7e-1b5a-4c3e-9d2f-6a7b8c9d0e1f"
+	brain := filepath.Join(home, ".gemini", "antigravity-cli", "brain", conv)
+	p := map[string]any{
+		"conversationId":        conv,
+		"workspacePaths":        []string{cwd},
+		"transcriptPath":        filepath.Join(brain, ".system_generated", "logs", "transcript_full.jsonl"),
+		"artifactDirectoryPath": brain,
+		"modelName":             "gemini-3-pro",
+	}
+	switch ev {
+	case model.PreToolUse:
+		p["stepIdx"] = 3
+		p["toolCall"] = map[string]any{"name": "run_command", "args": map[string]any{
+			"CommandLine": "git status", "Cwd": cwd, "WaitMsBeforeAsync": 0, "BypassSandbox": false,
+			"toolAction": "Running git status", "toolSummary": "git status",
+		}}
+	case model.PostToolUse:
+		p["stepIdx"] = 4
+		p["toolCall"] = map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": "git status", "Cwd": cwd}}
+		p["error"] = ""
+	case model.PreInvocation, model.PostInvocation:
+		p["invocationNum"] = 0 // 0 on the first call (reference §0.1)
+		p["initialNumSteps"] = 1
+	case model.Stop:
+		p["executionNum"] = 0
+		p["terminationReason"] = "NO_TOOL_CALL"
+		p["error"] = ""
+		p["fullyIdle"] = true
+	}
+	return json.Marshal(p)
+}

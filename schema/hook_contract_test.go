@@ -1,0 +1,312 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"errors"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/schema"
+)
+
+// hookContractSchemas are the schemas of hook processes' stdin and stdout
+// (reference §2.4–§2.6). They describe no file, so they have no fixture
+// folder under testdata/documents: the examples are inline below.
+var hookContractSchemas = map[string]bool{
+	"hook-stdin-pre-tool-use":     true,
+	"hook-stdin-post-tool-use":    true,
+	"hook-stdin-pre-invocation":   true,
+	"hook-stdin-post-invocation":  true,
+	"hook-stdin-stop":             true,
+	"hook-stdin-session-start":    true,
+	"hook-stdout-pre-tool-use":    true,
+	"hook-stdout-post-tool-use":   true,
+	"hook-stdout-pre-invocation":  true,
+	"hook-stdout-post-invocation": true,
+	"hook-stdout-stop":            true,
+	"hook-stdout-session-start":   true,
+}
+
+// hookCase is one example: a document, whether it is valid, and for an
+// invalid one the pointer and a part of the message of one finding.
+type hookCase struct {
+	schema, name, doc string
+	valid             bool
+	pointer, part     string
+}
+
+const (
+	preToolUseStdin = `{
+  "conversationId": "3f1c2a9e-7b1d-4c61-9a43-0d6a1e5b2c77",
+  "workspacePaths": ["/home/me/src/project"],
+  "transcriptPath": "/home/me/.gemini/antigravity-cli/brain/3f1c2a9e-7b1d-4c61-9a43-0d6a1e5b2c77/.system_generated/logs/transcript_full.jsonl",
+  "artifactDirectoryPath": "/home/me/.gemini/antigravity-cli/brain/3f1c2a9e-7b1d-4c61-9a43-0d6a1e5b2c77",
+  "modelName": "gemini-3-pro",
+  "stepIdx": 4,
+  "toolCall": {
+    "name": "run_command",
+    "args": {
+      "CommandLine": "go test ./...",
+      "Cwd": "/home/me/src/project",
+      "WaitMsBeforeAsync": 500,
+      "BypassSandbox": false,
+      "toolAction": "Running tests",
+      "toolSummary": "go test"
+    }
+  }
+}`
+	preInvocationStdin = `{
+  "conversationId": "3f1c2a9e-7b1d-4c61-9a43-0d6a1e5b2c77",
+  "workspacePaths": [],
+  "transcriptPath": "/home/me/.gemini/antigravity-cli/brain/3f1c2a9e-7b1d-4c61-9a43-0d6a1e5b2c77/.system_generated/logs/transcript_full.jsonl",
+  "artifactDirectoryPath": "/home/me/.gemini/antigravity-cli/brain/3f1c2a9e-7b1d-4c61-9a43-0d6a1e5b2c77",
+  "modelName": "gemini-3-pro",
+  "invocationNum": 0,
+  "initialNumSteps": 1
+}`
+)
+
+var hookCases = []hookCase{
+	// stdin: PreToolUse
+	{schema: "hook-stdin-pre-tool-use", name: "run_command PascalCase args", doc: preToolUseStdin, valid: true},
+	{schema: "hook-stdin-pre-tool-use", name: "write_to_file and an unknown arg", valid: true,
+		doc: `{"conversationId":"c","stepIdx":0,"toolCall":{"name":"write_to_file","args":{"TargetFile":"/tmp/x","CodeContent":"hi","Overwrite":true,"Description":"d","SomeNewArg":{"x":1}}}}`},
+	{schema: "hook-stdin-pre-tool-use", name: "a field agy adds later", valid: true,
+		doc: `{"conversationId":"c","toolCall":{"name":"view_file","args":{"AbsolutePath":"/x"}},"newField":1}`},
+	{schema: "hook-stdin-pre-tool-use", name: "non-string conversationId", pointer: "/conversationId", part: "want string",
+		doc: `{"conversationId":42,"toolCall":{"name":"run_command"}}`},
+	{schema: "hook-stdin-pre-tool-use", name: "no toolCall", pointer: "", part: "toolCall",
+		doc: `{"conversationId":"c","stepIdx":1}`},
+	{schema: "hook-stdin-pre-tool-use", name: "CommandLine not a string", pointer: "/toolCall/args/CommandLine", part: "want string",
+		doc: `{"conversationId":"c","toolCall":{"name":"run_command","args":{"CommandLine":["ls"]}}}`},
+	{schema: "hook-stdin-pre-tool-use", name: "negative stepIdx", pointer: "/stepIdx", part: "minimum",
+		doc: `{"conversationId":"c","stepIdx":-1,"toolCall":{"name":"run_command"}}`},
+
+	// stdin: PostToolUse
+	{schema: "hook-stdin-post-tool-use", name: "null toolCall", valid: true,
+		doc: `{"conversationId":"c","workspacePaths":[],"stepIdx":5,"toolCall":null,"error":""}`},
+	{schema: "hook-stdin-post-tool-use", name: "toolCall and error", valid: true,
+		doc: `{"conversationId":"c","stepIdx":5,"toolCall":{"name":"run_command","args":{"CommandLine":"false"}},"error":"exit status 1"}`},
+	{schema: "hook-stdin-post-tool-use", name: "error not a string", pointer: "/error", part: "want string",
+		doc: `{"conversationId":"c","error":true}`},
+	{schema: "hook-stdin-post-tool-use", name: "non-string conversationId", pointer: "/conversationId", part: "want string",
+		doc: `{"conversationId":null}`},
+
+	// stdin: PreInvocation
+	{schema: "hook-stdin-pre-invocation", name: "first call, invocationNum 0", doc: preInvocationStdin, valid: true},
+	{schema: "hook-stdin-pre-invocation", name: "invocationNum -1", pointer: "/invocationNum", part: "minimum",
+		doc: `{"conversationId":"c","invocationNum":-1,"initialNumSteps":1}`},
+	{schema: "hook-stdin-pre-invocation", name: "invocationNum a fraction", pointer: "/invocationNum", part: "want integer",
+		doc: `{"conversationId":"c","invocationNum":0.5}`},
+	{schema: "hook-stdin-pre-invocation", name: "non-string conversationId", pointer: "/conversationId", part: "want string",
+		doc: `{"conversationId":["c"],"invocationNum":0}`},
+
+	// stdin: PostInvocation
+	{schema: "hook-stdin-post-invocation", name: "fixture fields", valid: true,
+		doc: `{"conversationId":"c","invocationNum":0,"modelName":"m"}`},
+	{schema: "hook-stdin-post-invocation", name: "invocationNum -1", pointer: "/invocationNum", part: "minimum",
+		doc: `{"conversationId":"c","invocationNum":-1}`},
+	{schema: "hook-stdin-post-invocation", name: "non-string conversationId", pointer: "/conversationId", part: "want string",
+		doc: `{"conversationId":1}`},
+
+	// stdin: Stop
+	{schema: "hook-stdin-stop", name: "agent ended on its own", valid: true,
+		doc: `{"conversationId":"c","workspacePaths":["/w"],"modelName":"m","executionNum":0,"terminationReason":"NO_TOOL_CALL","error":"","fullyIdle":true}`},
+	{schema: "hook-stdin-stop", name: "documented lower-case reason", valid: true,
+		doc: `{"conversationId":"c","terminationReason":"max_steps_exceeded","fullyIdle":false}`},
+	{schema: "hook-stdin-stop", name: "fullyIdle a string", pointer: "/fullyIdle", part: "want boolean",
+		doc: `{"conversationId":"c","fullyIdle":"true"}`},
+	{schema: "hook-stdin-stop", name: "no fullyIdle", pointer: "", part: "fullyIdle",
+		doc: `{"conversationId":"c","executionNum":0}`},
+	{schema: "hook-stdin-stop", name: "non-string conversationId", pointer: "/conversationId", part: "want string",
+		doc: `{"conversationId":false,"fullyIdle":true}`},
+
+	// stdin: SessionStart
+	{schema: "hook-stdin-session-start", name: "common fields", valid: true,
+		doc: `{"conversationId":"c","workspacePaths":["/w"],"transcriptPath":"/t","artifactDirectoryPath":"/a","modelName":"m","source":"startup"}`},
+	{schema: "hook-stdin-session-start", name: "workspacePaths not an array", pointer: "/workspacePaths", part: "want array",
+		doc: `{"conversationId":"c","workspacePaths":"/w"}`},
+	{schema: "hook-stdin-session-start", name: "non-string conversationId", pointer: "/conversationId", part: "want string",
+		doc: `{"conversationId":{}}`},
+	{schema: "hook-stdin-session-start", name: "no conversationId", pointer: "", part: "conversationId",
+		doc: `{"modelName":"m"}`},
+
+	// stdout: PreToolUse
+	{schema: "hook-stdout-pre-tool-use", name: "deny with reason", valid: true, doc: `{"decision":"deny","reason":"rm -rf is not allowed here"}`},
+	{schema: "hook-stdout-pre-tool-use", name: "ask", valid: true, doc: `{"decision":"ask"}`},
+	{schema: "hook-stdout-pre-tool-use", name: "deny_unless_prior_grant", valid: true, doc: `{"decision":"deny_unless_prior_grant","reason":"r"}`},
+	{schema: "hook-stdout-pre-tool-use", name: "legacy deny", valid: true, doc: `{"allow_tool":false,"deny_reason":"no"}`},
+	{schema: "hook-stdout-pre-tool-use", name: "overwrite (unverified)", valid: true, doc: `{"decision":"allow","overwrite":{"CommandLine":"ls"}}`},
+	{schema: "hook-stdout-pre-tool-use", name: "decision block", pointer: "/decision", part: "must be one of",
+		doc: `{"decision":"block","reason":"r"}`},
+	{schema: "hook-stdout-pre-tool-use", name: "unknown top-level key", pointer: "/continue", part: `key "continue" is not allowed`,
+		doc: `{"decision":"allow","continue":true}`},
+	{schema: "hook-stdout-pre-tool-use", name: "allow_tool a string", pointer: "/allow_tool", part: "want boolean",
+		doc: `{"allow_tool":"false"}`},
+
+	// stdout: PostToolUse
+	{schema: "hook-stdout-post-tool-use", name: "decision is not honoured", pointer: "/decision", part: `key "decision" is not allowed`,
+		doc: `{"decision":"deny"}`},
+	{schema: "hook-stdout-post-tool-use", name: "unknown top-level key", pointer: "/continue", part: `key "continue" is not allowed`,
+		doc: `{"continue":true}`},
+
+	// stdout: PreInvocation
+	{schema: "hook-stdout-pre-invocation", name: "ephemeral message", valid: true, doc: `{"injectSteps":[{"ephemeralMessage":"remember the plan"}]}`},
+	{schema: "hook-stdout-pre-invocation", name: "empty injectSteps", valid: true, doc: `{"injectSteps":[]}`},
+	{schema: "hook-stdout-pre-invocation", name: "every step kind", valid: true,
+		doc: `{"injectSteps":[{"userMessage":"u"},{"systemMessage":{"systemMessage":"s","metadata":{"user_markdown":"m"}}}],"terminationBehavior":""}`},
+	{schema: "hook-stdout-pre-invocation", name: "toolCall step", pointer: "/injectSteps/0/toolCall", part: "§0.4",
+		doc: `{"injectSteps":[{"toolCall":{"name":"run_command","args":{}}}]}`},
+	{schema: "hook-stdout-pre-invocation", name: "two kinds in one step", pointer: "/injectSteps/0", part: "maxProperties",
+		doc: `{"injectSteps":[{"ephemeralMessage":"a","userMessage":"b"}]}`},
+	{schema: "hook-stdout-pre-invocation", name: "empty step", pointer: "/injectSteps/0", part: "minProperties",
+		doc: `{"injectSteps":[{}]}`},
+	{schema: "hook-stdout-pre-invocation", name: "unknown top-level key", pointer: "/systemMessage", part: `key "systemMessage" is not allowed`,
+		doc: `{"systemMessage":"s"}`},
+	{schema: "hook-stdout-pre-invocation", name: "decision is not honoured", pointer: "/decision", part: `key "decision" is not allowed`,
+		doc: `{"decision":"deny"}`},
+
+	// stdout: PostInvocation
+	{schema: "hook-stdout-post-invocation", name: "force_continue", valid: true, doc: `{"injectSteps":[{"ephemeralMessage":"keep going"}],"terminationBehavior":"force_continue"}`},
+	{schema: "hook-stdout-post-invocation", name: "unknown terminationBehavior", pointer: "/terminationBehavior", part: "must be one of",
+		doc: `{"terminationBehavior":"stop"}`},
+	{schema: "hook-stdout-post-invocation", name: "toolCall step", pointer: "/injectSteps/1/toolCall", part: "§0.4",
+		doc: `{"injectSteps":[{"ephemeralMessage":"a"},{"toolCall":{}}]}`},
+	{schema: "hook-stdout-post-invocation", name: "unknown top-level key", pointer: "/continue", part: `key "continue" is not allowed`,
+		doc: `{"continue":true}`},
+
+	// stdout: Stop
+	{schema: "hook-stdout-stop", name: "continue (valid; hook-test flags it)", valid: true, doc: `{"decision":"continue","reason":"the tests still fail; fix them"}`},
+	{schema: "hook-stdout-stop", name: "allow", valid: true, doc: `{"decision":"allow"}`},
+	{schema: "hook-stdout-stop", name: "decision block", pointer: "/decision", part: "must be one of",
+		doc: `{"decision":"block","reason":"r"}`},
+	{schema: "hook-stdout-stop", name: "unknown top-level key", pointer: "/continue", part: `key "continue" is not allowed`,
+		doc: `{"continue":true}`},
+
+	// stdout: SessionStart
+	{schema: "hook-stdout-session-start", name: "ephemeral message", valid: true, doc: `{"injectSteps":[{"ephemeralMessage":"project context"}]}`},
+	{schema: "hook-stdout-session-start", name: "terminationBehavior not honoured", pointer: "/terminationBehavior", part: `key "terminationBehavior" is not allowed`,
+		doc: `{"terminationBehavior":"force_continue"}`},
+	{schema: "hook-stdout-session-start", name: "toolCall step", pointer: "/injectSteps/0/toolCall", part: "§0.4",
+		doc: `{"injectSteps":[{"toolCall":{}}]}`},
+	{schema: "hook-stdout-session-start", name: "systemMessage a bare string", pointer: "/injectSteps/0/systemMessage", part: "want object",
+		doc: `{"injectSteps":[{"systemMessage":"s"}]}`},
+}
+
+func hookContractNames() []string {
+	var names []string
+	for n := range hookContractSchemas {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func TestHookContractExamples(t *testing.T) {
+	v, err := schema.NewValidator(hookContractNames()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := map[string][2]int{}
+	for _, c := range hookCases {
+		t.Run(c.schema+"/"+c.name, func(t *testing.T) {
+			if !hookContractSchemas[c.schema] {
+				t.Fatalf("%s is not a hook contract schema", c.schema)
+			}
+			err := v.ValidateJSON(c.schema, []byte(c.doc))
+			if c.valid {
+				if err != nil {
+					t.Errorf("want valid, got %v", err)
+				}
+				return
+			}
+			var de *schema.DocumentError
+			if !errors.As(err, &de) {
+				t.Fatalf("want findings, got %v", err)
+			}
+			for _, f := range de.Findings {
+				if f.Pointer == c.pointer && strings.Contains(f.Message, c.part) {
+					return
+				}
+			}
+			t.Errorf("no finding at %q containing %q; got %v", c.pointer, c.part, err)
+		})
+		n := covered[c.schema]
+		if c.valid {
+			n[0]++
+		} else {
+			n[1]++
+		}
+		covered[c.schema] = n
+	}
+	for _, name := range hookContractNames() {
+		if n := covered[name]; n[1] == 0 || n[0] == 0 && strings.HasPrefix(name, "hook-stdin-") {
+			t.Errorf("%s: want valid and invalid examples, have %d and %d", name, n[0], n[1])
+		}
+	}
+}
+
+// TestHookStdoutEmpty: {} (and so empty stdout, which agy treats alike)
+// is valid output for every event (reference §0.3, §2.6).
+func TestHookStdoutEmpty(t *testing.T) {
+	for _, ev := range model.Events {
+		_, stdout := schema.HookContract(string(ev))
+		if err := schema.ValidateJSON(stdout, []byte(`{}`)); err != nil {
+			t.Errorf("%s: {}: %v", ev, err)
+		}
+	}
+}
+
+func TestHookContract(t *testing.T) {
+	seen := map[string]bool{}
+	for _, ev := range model.Events {
+		stdin, stdout := schema.HookContract(string(ev))
+		for _, n := range []string{stdin, stdout} {
+			if !hookContractSchemas[n] {
+				t.Errorf("HookContract(%s) names %q, not a hook contract schema", ev, n)
+			}
+			if _, err := schema.Source(n); err != nil {
+				t.Errorf("HookContract(%s): %v", ev, err)
+			}
+			seen[n] = true
+		}
+		if !strings.HasPrefix(stdin, "hook-stdin-") || !strings.HasPrefix(stdout, "hook-stdout-") {
+			t.Errorf("HookContract(%s) = %q, %q", ev, stdin, stdout)
+		}
+	}
+	if len(seen) != len(hookContractSchemas) {
+		t.Errorf("HookContract names %d schemas, want all %d hook contracts", len(seen), len(hookContractSchemas))
+	}
+	for _, ev := range []string{"", "pretooluse", "SessionEnd", "hooks"} {
+		if a, b := schema.HookContract(ev); a != "" || b != "" {
+			t.Errorf("HookContract(%q) = %q, %q, want empty", ev, a, b)
+		}
+	}
+}
+
+// TestHookContractSchemasDescribed: the header and a description on
+// every property, as for the document schemas; stdout schemas are closed
+// (unknown fields may fail the tool, reference §2.6) and stdin schemas
+// open (agy adds fields between releases).
+func TestHookContractSchemasDescribed(t *testing.T) {
+	for _, name := range hookContractNames() {
+		checkDescribed(t, name)
+		src, err := schema.Source(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(src, &doc); err != nil {
+			t.Fatal(err)
+		}
+		ap, set := doc["additionalProperties"]
+		switch {
+		case strings.HasPrefix(name, "hook-stdout-") && ap != false:
+			t.Errorf("%s: additionalProperties is %v, want false", name, ap)
+		case strings.HasPrefix(name, "hook-stdin-") && set:
+			t.Errorf("%s: additionalProperties is set, want stdin open", name)
+		}
+	}
+}
