@@ -1,0 +1,13 @@
+agyconf {
+  scope   = "global"
+  product = "cli"
+}
+mcp_server "docs" { command = "docs-mcp" }
+hook "h" {
+  stop { command = "/bin/true" }
+}
+workflow "w" {
+  description = "A CLI workflow"
+  body        = "Go."
+}
+permissions { deny = ["command(rm *)"] }

@@ -1,0 +1,10 @@
+agyconf {
+  scope   = "global"
+  product = "ide"
+}
+mcp_server "docs" { command = "docs-mcp" }
+workflow "w" { body = "Go." }
+agent "a" {
+  description = "An IDE agent"
+  body        = "Help."
+}

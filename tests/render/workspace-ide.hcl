@@ -1,0 +1,6 @@
+agyconf {
+  scope   = "workspace"
+  product = "ide"
+}
+permissions { deny = ["read_url(http://*)"] }
+settings { agentMode = "default" }
