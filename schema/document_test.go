@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
@@ -302,8 +303,12 @@ func TestRenderedDocumentsValidate(t *testing.T) {
 			t.Errorf("%s: %v", p, diags)
 			continue
 		}
-		// Render refuses harness blocks until it can expand them; the
-		// rest of the example still renders.
+		// Harnesses render as the blocks they expand to; render refuses
+		// the ones it cannot expand yet (mempalace).
+		if diags := harness.Expand(cfg); diags.HasErrors() {
+			t.Errorf("%s: %v", p, diags)
+			continue
+		}
 		cfg.Harnesses = nil
 		plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
 		if diags.HasErrors() {

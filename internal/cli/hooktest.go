@@ -20,6 +20,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
@@ -192,6 +193,10 @@ func hooksFromConfig(c *cli.Context, path string) ([]hooksFile, bool, error) {
 	cfg, diags := p.LoadConfig(path)
 	if diags.HasErrors() {
 		writeDiags(c, "text", p, diags)
+		return nil, false, exit(ExitBadInput, nil)
+	}
+	if hdiags := harness.Expand(cfg); hdiags.HasErrors() {
+		writeDiags(c, "text", p, hdiags)
 		return nil, false, exit(ExitBadInput, nil)
 	}
 	plan, rdiags := render.Render(cfg, layout.New(cfg.Agyconf))

@@ -18,6 +18,7 @@ import (
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/diagfmt"
+	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
@@ -103,6 +104,9 @@ func decide(c *cli.Context, nothing bool) (*session, error) {
 	}
 	p := config.NewParser()
 	cfg, diags := p.LoadConfig(path)
+	if !diags.HasErrors() {
+		diags = append(diags, harness.Expand(cfg)...)
+	}
 	var plan *render.Plan
 	if !diags.HasErrors() {
 		var rdiags hcl.Diagnostics

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/lint"
 	"github.com/agyconf/agyconf/internal/render"
@@ -41,7 +42,10 @@ func TestRenderedTreesLintClean(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatalf("load: %v", diags)
 			}
-			cfg.Harnesses = nil // render refuses harness blocks today
+			if diags := harness.Expand(cfg); diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			cfg.Harnesses = nil // the harnesses render cannot expand yet (mempalace)
 			plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
 			if diags.HasErrors() {
 				t.Fatalf("render: %v", diags)

@@ -11,3 +11,7 @@ workflow "w" {
   body        = "Go."
 }
 permissions { deny = ["command(rm *)"] }
+
+harness "xmsg" {
+  reply_only = true
+}

@@ -8,3 +8,7 @@ agent "a" {
   description = "An IDE agent"
   body        = "Help."
 }
+
+harness "xmsg" {
+  legacy_hooks = true
+}
