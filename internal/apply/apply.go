@@ -366,13 +366,29 @@ func hashLive(data []byte, p string, ptrs []string) (string, error) {
 	if !strings.HasSuffix(p, ".json") {
 		return sum(data), nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	if !json.Valid(data) {
+		var v any
+		return "", jsonPosError(data, json.Unmarshal(data, &v))
+	}
+	return redactedHash(data, ptrs)
+}
+
+// redactedHash hashes JSON in canonical form — keys sorted, compact,
+// numbers as written — with the string values at ptrs ("" for the value
+// itself) replaced by the placeholder: the one hash the state records, for
+// whole files and for entries of shared files alike.
+func redactedHash(raw []byte, ptrs []string) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return "", jsonPosError(data, err)
+		return "", err
 	}
 	for _, ptr := range ptrs {
+		if _, isStr := v.(string); ptr == "" && isStr {
+			v = render.Placeholder
+			continue
+		}
 		setPointer(v, ptr, render.Placeholder)
 	}
 	canon, err := canonical(v)

@@ -112,35 +112,6 @@ func literal(v any) (string, bool) {
 	return "", false
 }
 
-// unitHash hashes a unit's value in canonical form with the strings at ptrs
-// replaced by the placeholder.
-func unitHash(raw json.RawMessage, ptrs []string) (string, error) {
-	if len(ptrs) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return "", err
-		}
-		if len(ptrs) == 1 && ptrs[0] == "" {
-			v = render.Placeholder
-		}
-		for _, p := range ptrs {
-			setPointer(v, p, render.Placeholder)
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return "", err
-		}
-		raw = b
-	}
-	canon, err := jsonmerge.Canonical(raw)
-	if err != nil {
-		return "", err
-	}
-	return sum(canon), nil
-}
-
 // decideShared decides every entry of a shared file, and the file's new
 // content when an entry changes.
 func decideShared(d *render.Document, st *State, opts Options) ([]Change, error) {
@@ -214,7 +185,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		if err != nil {
 			return nil, err
 		}
-		wantHash, err := unitHash(redRaw, nil)
+		wantHash, err := redactedHash(redRaw, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -227,7 +198,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 			if owned != nil {
 				ptrs = append(append([]string(nil), ptrs...), owned.Secrets...)
 			}
-			if liveHash, err = unitHash(liveRaw, ptrs); err != nil {
+			if liveHash, err = redactedHash(liveRaw, ptrs); err != nil {
 				return nil, fmt.Errorf("%s %s: %w", d.Path, pointer(u.path), err)
 			}
 			a, _ := jsonmerge.Canonical(liveRaw)
@@ -290,7 +261,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		}
 		raw, present := live.Get(path...)
 		if present {
-			h, err := unitHash(raw, owned.Secrets)
+			h, err := redactedHash(raw, owned.Secrets)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", d.Path, pointer(path), err)
 			}

@@ -70,12 +70,11 @@ EXAMPLES:
 	}
 }
 
-// events maps the names a user may type to hooks.json's.
-var eventNames = []model.Event{model.PreToolUse, model.PostToolUse, model.PreInvocation, model.PostInvocation, model.Stop, model.SessionStart}
-
+// parseEvent reads an event as hooks.json spells it, in any case, with or
+// without underscores (pre_tool_use, PreToolUse).
 func parseEvent(s string) (model.Event, bool) {
 	norm := strings.ReplaceAll(strings.ToLower(s), "_", "")
-	for _, e := range eventNames {
+	for _, e := range model.Events {
 		if strings.ToLower(string(e)) == norm {
 			return e, true
 		}
