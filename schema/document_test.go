@@ -303,13 +303,11 @@ func TestRenderedDocumentsValidate(t *testing.T) {
 			t.Errorf("%s: %v", p, diags)
 			continue
 		}
-		// Harnesses render as the blocks they expand to; render refuses
-		// the ones it cannot expand yet (mempalace).
+		// Harnesses render as the blocks they expand to.
 		if diags := harness.Expand(cfg); diags.HasErrors() {
 			t.Errorf("%s: %v", p, diags)
 			continue
 		}
-		cfg.Harnesses = nil
 		plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
 		if diags.HasErrors() {
 			t.Errorf("%s: render: %v", p, diags)
@@ -339,9 +337,6 @@ func TestRenderedDocumentsValidate(t *testing.T) {
 		}
 	}
 	for name := range documentSchemas {
-		if name == "acp-settings" {
-			continue // render does not write the ACP server's settings yet
-		}
 		if seen[name] == 0 {
 			t.Errorf("no rendered document used schema %s", name)
 		}

@@ -76,3 +76,9 @@ settings {
 rule "house-style" {
   body = "Answer briefly. Quote file:line when pointing at code."
 }
+
+# MemPalace's memory in every session: its plugin (MCP server, skill, and
+# the save and wake-up hooks run by agyhook). Save every 15th stop.
+harness "mempalace" {
+  save_interval = 15
+}

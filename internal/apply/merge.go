@@ -207,8 +207,14 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		}
 		write := false
 		switch {
+		case u.isDflt && present && !upToDate && owned != nil && owned.matches(liveHash):
+			// Still what agyconf wrote: the config changed, nobody else did.
+			c.Action, write = Update, true
 		case u.isDflt && present:
-			c.Action = Unchanged // agy's to change from now on
+			c.Action = Unchanged // someone else's value: agy owns it from now on
+			if !upToDate {
+				c.Reason = "differs from the config, but agy set it since agyconf wrote it; agyconf only sets it where it is absent or still its own: delete it to get the config's value"
+			}
 		case !present && owned != nil:
 			c.Action, write = Recreate, true
 		case !present:

@@ -136,7 +136,7 @@ func writeDiffJSON(w io.Writer, root string, drift, files []apply.Change) error 
 		Files   []fileDiff    `json:"files"`
 	}{Root: root, InSync: len(drift) == 0, Entries: []reportEntry{}, Files: []fileDiff{}}
 	for _, ch := range drift {
-		doc.Entries = append(doc.Entries, reportEntry{Path: ch.Path, Entry: ch.Unit, Action: string(ch.Action), State: statusWords[ch.Action], Reason: ch.Reason})
+		doc.Entries = append(doc.Entries, reportEntry{Path: ch.Path, Entry: ch.Unit, Action: string(ch.Action), State: stateWord(ch), Reason: ch.Reason})
 	}
 	for _, ch := range files {
 		if ch.Action == apply.Conflict || ch.Action == apply.Keep {

@@ -30,6 +30,15 @@ var statusWords = map[apply.Action]string{
 	apply.Conflict:  "conflict",
 }
 
+// stateWord names an entry's state. An unchanged entry with a reason is a
+// default agy has set to its own value since.
+func stateWord(ch apply.Change) string {
+	if ch.Action == apply.Unchanged && ch.Reason != "" {
+		return "agy's value"
+	}
+	return statusWords[ch.Action]
+}
+
 func statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "status",
@@ -65,7 +74,11 @@ func runStatus(c *cli.Context) error {
 	}
 	out := s.out(c)
 	for _, ch := range shown {
-		fmt.Fprintf(out, "%-13s %s\n", statusWords[ch.Action], ch.Name())
+		line := fmt.Sprintf("%-13s %s", stateWord(ch), ch.Name())
+		if ch.Reason != "" {
+			line += ": " + ch.Reason
+		}
+		fmt.Fprintln(out, line)
 	}
 	fmt.Fprintf(out, "%s: %d owned or described\n", s.root, len(shown))
 	return nil
@@ -122,7 +135,7 @@ func writeReport(w io.Writer, root string, changes []apply.Change, drift bool) e
 		Entries []reportEntry `json:"entries"`
 	}{Root: root, InSync: len(apply.Drift(changes)) == 0, Entries: []reportEntry{}}
 	for _, ch := range changes {
-		doc.Entries = append(doc.Entries, reportEntry{Path: ch.Path, Entry: ch.Unit, Action: string(ch.Action), State: statusWords[ch.Action], Reason: ch.Reason})
+		doc.Entries = append(doc.Entries, reportEntry{Path: ch.Path, Entry: ch.Unit, Action: string(ch.Action), State: stateWord(ch), Reason: ch.Reason})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

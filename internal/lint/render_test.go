@@ -45,7 +45,6 @@ func TestRenderedTreesLintClean(t *testing.T) {
 			if diags := harness.Expand(cfg); diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			cfg.Harnesses = nil // the harnesses render cannot expand yet (mempalace)
 			plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
 			if diags.HasErrors() {
 				t.Fatalf("render: %v", diags)

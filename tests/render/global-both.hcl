@@ -4,8 +4,10 @@ agyconf {
   agy_version = "1.5.0"
 }
 tools {
-  agyhook = "/home/me/.nix-profile/bin/agyhook"
-  xmsg    = "/home/me/bin/x msg"
+  agyhook       = "/home/me/.nix-profile/bin/agyhook"
+  mempalace     = "/home/me/.local/bin/mempalace"
+  mempalace-mcp = "/home/me/.local/bin/mempalace-mcp"
+  xmsg          = "/home/me/bin/x msg"
 }
 mcp_server "github" {
   command        = "github-mcp-server"
@@ -175,4 +177,13 @@ plugin "team-tools" {
 plugin "off" {
   disabled = true
   rule "noop" { body = "Nothing." }
+}
+harness "mempalace" {
+  save_interval = 10
+  state_dir     = "/home/me/mem palace/state"
+}
+acp {
+  auth_type    = "oauth-business"
+  gcp_project  = "my-project"
+  gcp_location = "us-central1"
 }

@@ -15,3 +15,12 @@ permissions { deny = ["command(rm *)"] }
 harness "xmsg" {
   reply_only = true
 }
+
+harness "mempalace" {
+  mode = "loose"
+  wake = false
+}
+acp {
+  auth_type   = "oauth-personal"
+  config_root = "isolated"
+}

@@ -55,3 +55,5 @@ plugin "local" {
     body        = "Run the linter."
   }
 }
+
+harness "mempalace" {}
