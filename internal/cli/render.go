@@ -69,7 +69,7 @@ EXAMPLES:
 // the live files.
 func applyFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`), required"},
+		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`); default: $XDG_CONFIG_HOME/agyconf (~/.config/agyconf), where the Home Manager module links it"},
 		&cli.StringFlag{Name: "root", Usage: "render into `DIR` instead of the scope's default"},
 		&cli.StringFlag{Name: "instance", Usage: "name this config's state `NAME` (default: from the config's path); one per config rendering into a root"},
 		diagFormatFlag(),
@@ -131,7 +131,11 @@ func decide(c *cli.Context, nothing bool) (*session, error) {
 	if err != nil {
 		return nil, exit(ExitBadInput, err)
 	}
-	instance, err := instanceName(c.String("instance"), path, root)
+	flag := c.String("instance")
+	if flag == "" {
+		flag = cfg.Agyconf.Instance // the config names its own state
+	}
+	instance, err := instanceName(flag, path, root)
 	if err != nil {
 		return nil, exit(ExitBadInput, err)
 	}
@@ -242,8 +246,8 @@ func (s *session) execute(c *cli.Context, verb string) error {
 // decodes nothing, so it tries the state of either scope; the inputs it
 // checks include the config itself, scope and all.
 func cacheHit(c *cli.Context) (string, bool) {
-	path := c.String("config")
-	if path == "" || c.Bool("dry-run") || c.Bool("force") || c.Bool("adopt") || c.String("diagnostics-format") == "json" {
+	path, err := configPath(c)
+	if err != nil || c.Bool("dry-run") || c.Bool("force") || c.Bool("adopt") || c.String("diagnostics-format") == "json" {
 		return "", false
 	}
 	for _, scope := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -90,11 +92,38 @@ func configFlags(c *cli.Context) (path string, format diagfmt.Format, err error)
 	if err := checkColor(c.String("color")); err != nil {
 		return "", "", exit(ExitBadInput, err)
 	}
-	path = c.String("config")
-	if path == "" {
-		return "", "", exit(ExitBadInput, fmt.Errorf("%s needs --config PATH (see agyconf %s --help)", c.Command.Name, c.Command.Name))
+	path, err = configPath(c)
+	if err != nil {
+		return "", "", exit(ExitBadInput, err)
 	}
 	return path, format, nil
+}
+
+// configPath is --config, or else the config the Home Manager module links
+// at $XDG_CONFIG_HOME/agyconf (~/.config/agyconf), so that diff and status
+// need no arguments there.
+func configPath(c *cli.Context) (string, error) {
+	if p := c.String("config"); p != "" {
+		return p, nil
+	}
+	def := defaultConfigPath()
+	if def == "" {
+		return "", fmt.Errorf("%s needs --config PATH (see agyconf %s --help)", c.Command.Name, c.Command.Name)
+	}
+	if _, err := os.Stat(def); err != nil {
+		return "", fmt.Errorf("%s needs --config PATH: there is no default config at %s (see agyconf %s --help)", c.Command.Name, def, c.Command.Name)
+	}
+	return def, nil
+}
+
+func defaultConfigPath() string {
+	if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "agyconf")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".config", "agyconf")
+	}
+	return ""
 }
 
 // writeDiags prints diagnostics in the chosen format. JSON always prints a

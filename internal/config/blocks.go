@@ -30,8 +30,12 @@ const (
 	maxRuleChars      = 12000 // rules and workflows: 12,000 characters per file
 )
 
+// instanceRe is the form of an instance name, which becomes a file name
+// in the state folder (the CLI's --instance takes the same form).
+var instanceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
+
 var agyconfSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "scope"}, {Name: "product"}, {Name: "agy_version"}},
+	Attributes: []hcl.AttributeSchema{{Name: "scope"}, {Name: "product"}, {Name: "agy_version"}, {Name: "instance"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "layout"}},
 }
 
@@ -72,6 +76,15 @@ func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
 				a.AgyVersion = s
 			} else {
 				d.errorf(attr.Expr.Range(), "Invalid agy_version", "agy_version must be a release number such as \"1.5.0\", got %q.", s)
+			}
+		}
+	}
+	if attr := c.Attributes["instance"]; attr != nil {
+		if s, ok := d.str(attr); ok {
+			if instanceRe.MatchString(s) {
+				a.Instance = s
+			} else {
+				d.errorf(attr.Expr.Range(), "Invalid instance", "instance names the config's state: letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit, at most 80 characters; got %q.", s)
 			}
 		}
 	}

@@ -219,7 +219,7 @@ func TestInvalidDetails(t *testing.T) {
 		{"json-duplicate-names.json", 13, "json-duplicate-names.json:12,"},
 		{"mcp-keys.hcl", 9, "mcp-keys.hcl:8,"},
 		{"tools-invalid.hcl", 13, "tools-invalid.hcl:9,"},
-		{"agyconf-invalid.hcl", 13, "agyconf-invalid.hcl:6,"},
+		{"agyconf-invalid.hcl", 14, "agyconf-invalid.hcl:7,"},
 		{"permissions-invalid.hcl", 5, "already listed in allow"},
 
 		{"workspace-env.hcl", 8, "not allowed in workspace scope"},

@@ -76,6 +76,10 @@ type Agyconf struct {
 	// the sources disagree on (prompt handlers, SessionStart) are accepted
 	// only when it says the build supports them. Empty means "unknown".
 	AgyVersion string `json:"agy_version,omitempty"`
+	// Instance names the config's state, whatever path the config is read
+	// from (a Nix store folder, a link to it, a built generation); empty
+	// means derived from the path. --instance overrides it.
+	Instance string `json:"instance,omitempty"`
 	// Layout overrides default paths, keyed by artifact (internal/layout).
 	Layout map[string]string `json:"layout,omitempty"`
 	Range  hcl.Range         `json:"-"`

@@ -2,8 +2,9 @@
 # travel with the committed tree); nothing machine-specific is used.
 
 agyconf {
-  scope   = "workspace"
-  product = "ide"
+  scope    = "workspace"
+  product  = "ide"
+  instance = "team-rules"
 }
 
 rule "lint" {
