@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agyconf/agyconf/internal/agyhook"
 )
 
 var update = flag.Bool("u", false, "update testscript files with the actual output")
@@ -21,6 +23,12 @@ const exitCodeFile = "agyconf.exitcode"
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
+		// agyhook, for scripts that run rendered hooks as agy would. It
+		// must not start its detached mine supervisor here: that re-execs
+		// os.Executable, which is this test binary.
+		"agyhook": func() {
+			os.Exit(agyhook.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, agyhook.OSEnv("test")))
+		},
 		"agyconf": func() {
 			code := Main(os.Args, os.Stdout, os.Stderr)
 			if work := os.Getenv("WORK"); work != "" {

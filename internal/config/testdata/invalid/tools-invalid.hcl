@@ -6,9 +6,9 @@ tools {
 }
 
 tools {
-  mempalace_mcp = "/opt/mempalace/bin/mempalace-mcp"
+  mempalace-mcp = "/opt/mempalace/bin/mempalace-mcp"
 }
 
 tools {
-  mempalace_mcp = "/usr/bin/mempalace-mcp" # ERROR @3: Duplicate tool
+  mempalace-mcp = "/usr/bin/mempalace-mcp" # ERROR @3: Duplicate tool
 }

@@ -24,7 +24,7 @@ tools {
   agyhook       = "/home/me/.nix-profile/bin/agyhook"
   xmsg          = "/home/me/.nix-profile/bin/xmsg"
   mempalace     = "/home/me/.local/bin/mempalace"
-  mempalace_mcp = "/home/me/.local/bin/mempalace-mcp"
+  mempalace-mcp = "/home/me/.local/bin/mempalace-mcp"
 }
 
 mcp_server "github" {
