@@ -146,6 +146,7 @@ let
       ) (s.oauth or null);
       disabled = if s.disabled or false then true else null;
       disabled_tools = map esc (s.disabledTools or [ ]);
+      secret_mode = s.secretMode or null;
     };
 
   handler =
@@ -287,6 +288,7 @@ let
     product = cfg.product or "both";
     inherit instance;
     agy_version = cfg.agyVersion or null;
+    secret_mode = cfg.secretMode or null;
     layout = cfg.layout or { };
   };
 

@@ -44,6 +44,13 @@ type Env struct {
 	// RunWake runs `mempalace wake-up` and returns its stdout; nil uses
 	// the real one (a process group killed at the deadline).
 	RunWake func(ctx context.Context, argv []string) ([]byte, error)
+	// Environ is the environment exec-env passes on (os.Environ); nil
+	// passes none.
+	Environ func() []string
+	// Exec replaces the process for exec-env (syscall.Exec) and returns
+	// only on failure; nil makes exec-env fail, so that an in-process run
+	// never replaces its caller.
+	Exec func(argv0 string, argv, env []string) error
 	// Watchdog bounds a hook subcommand's answer time; 0 is
 	// DefaultWatchdog.
 	Watchdog time.Duration
@@ -65,6 +72,8 @@ func OSEnv(version string) Env {
 		Now:        time.Now,
 		Executable: self,
 		LookPath:   exec.LookPath,
+		Environ:    os.Environ,
+		Exec:       execve,
 		Version:    version,
 	}
 }
@@ -95,6 +104,14 @@ Commands (run by Antigravity from hooks.json; stdin is the event payload):
   version
         Print the version.
 
+Command run by Antigravity from mcp_config.json (secret_mode = "exec"):
+  exec-env [--env VAR=TEXT | --env-file VAR=PATH]... -- COMMAND [ARG...]
+        Set each VAR to the concatenation, in order, of its TEXTs and of
+        the contents of its files (absolute PATH, one trailing newline
+        removed), then exec COMMAND in place of agyhook. Prints nothing on
+        stdout; on failure one line on stderr, never a value, and exit 1
+        (2 for a malformed command line).
+
 The hook commands always print one JSON object and exit 0, because agy
 ignores exit codes and stderr.
 `
@@ -111,6 +128,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env Env) int
 		return runHook(saveHook, args[1:], stdin, stdout, stderr, env)
 	case "mempalace-wake":
 		return runHook(wakeHook, args[1:], stdin, stdout, stderr, env)
+	case execEnvCmd:
+		return execEnv(args[1:], stderr, env)
 	case superviseCmd:
 		return supervise(args[1:], stdout, stderr, env)
 	case "version", "--version":

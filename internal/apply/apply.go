@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/render"
 )
 
@@ -89,6 +90,8 @@ type Options struct {
 	// pruning never removes even when it empties them (the layout's own
 	// folders and their parents). Other folders a prune empties go too.
 	KeepDirs map[string]bool
+	// nixStore replaces /nix/store/ in tests, which cannot make one.
+	nixStore string
 }
 
 // ConflictError lists every path apply refused to touch.
@@ -108,8 +111,20 @@ func (e *ConflictError) Error() string {
 func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 	var out []Change
 	wanted := map[string]bool{}
+	ct := newContainer(opts.Root, opts.nixStore)
+	var paths []string
+	for _, d := range plan.Documents {
+		paths = append(paths, d.Path)
+	}
+	if err := caseCollision(paths); err != nil {
+		return nil, err
+	}
 	for _, d := range plan.Documents {
 		wanted[d.Path] = true
+		if c, escapes := ct.refuse(d.Path); escapes {
+			out = append(out, c)
+			continue
+		}
 		if d.Merge != nil {
 			cs, err := decideShared(d, st, opts)
 			if err != nil {
@@ -129,6 +144,10 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 	for key := range st.Files {
 		if file, _, ok := strings.Cut(key, unitSep); ok && !wanted[file] && !gone[file] {
 			gone[file] = true
+			if c, escapes := ct.refuse(file); escapes {
+				out = append(out, c)
+				continue
+			}
 			cs, err := decideShared(&render.Document{Path: file, Mode: render.ModeFile, JSON: map[string]any{}, Merge: &render.Merge{}}, st, opts)
 			if err != nil {
 				return nil, err
@@ -138,6 +157,10 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 	}
 	for p, fsState := range st.Files {
 		if wanted[p] || strings.Contains(p, unitSep) {
+			continue
+		}
+		if c, escapes := ct.refuse(p); escapes {
+			out = append(out, c)
 			continue
 		}
 		c, err := decideStale(p, fsState, opts)
@@ -193,7 +216,7 @@ func readLive(root, p string) (live, error) {
 	if !st.Mode().IsRegular() {
 		return live{}, fmt.Errorf("%s exists and is not a regular file", full)
 	}
-	data, err := os.ReadFile(full)
+	data, err := readBounded(full, st.Size())
 	if err != nil {
 		return live{}, err
 	}
@@ -476,18 +499,26 @@ func Execute(changes []Change, st *State, opts Options) error {
 	if len(conflicts) > 0 {
 		return &ConflictError{Changes: conflicts}
 	}
+	if err := checkWriteSizes(changes); err != nil {
+		return err
+	}
+	var secrets []string // values, only to keep them out of backups
 	for _, c := range changes {
-		if c.backup != nil {
-			if err := backup(opts, c.Path, c.backup); err != nil {
-				return err
-			}
+		if c.backup == nil {
+			continue
+		}
+		if secrets == nil {
+			secrets = secretValues(changes, opts.Secrets)
+		}
+		if err := backup(opts, c.Path, redactValues(redactPointers(c.backup, c), secrets)); err != nil {
+			return err
 		}
 	}
 	fsys := opts.FS
 	if fsys == nil {
 		fsys = OS{}
 	}
-	b := &batch{fs: fsys, root: opts.Root, keep: opts.KeepDirs}
+	b := &batch{fs: fsys, root: opts.Root, keep: opts.KeepDirs, contain: newContainer(opts.Root, opts.nixStore)}
 	for _, c := range changes {
 		full := filepath.Join(opts.Root, filepath.FromSlash(c.Path))
 		switch {
@@ -512,7 +543,7 @@ func Execute(changes []Change, st *State, opts Options) error {
 			}
 		}
 		if err := st.save(fsys, opts.StatePath); err != nil {
-			return err
+			return fmt.Errorf("%w; nothing was written", err)
 		}
 	}
 	if err := b.commit(); err != nil {
@@ -531,7 +562,12 @@ func Execute(changes []Change, st *State, opts Options) error {
 			}
 		}
 	}
-	return st.save(fsys, opts.StatePath)
+	if err := st.save(fsys, opts.StatePath); err != nil {
+		// The pending hashes saved before the batch make what was just
+		// written agyconf's own to the next render.
+		return fmt.Errorf("%w; the files are in place, and the next render records them", err)
+	}
+	return nil
 }
 
 // backup keeps the content a shared file had before agyconf first merged
@@ -550,6 +586,89 @@ func backup(opts Options, path string, data []byte) error {
 		return fmt.Errorf("backing up %s: %w", path, err)
 	}
 	return nil
+}
+
+// minRedacted is the shortest secret value redacted from backups by value:
+// shorter ones would match too much of a file to keep it useful.
+const minRedacted = 4
+
+// secretValues reads the values of the secrets the changes write, so that
+// a backup of a file that held them can leave them out.
+func secretValues(changes []Change, read render.SecretReader) []string {
+	values := []string{}
+	if read == nil {
+		return values
+	}
+	seen := map[string]bool{}
+	for _, c := range changes {
+		if c.doc == nil {
+			continue
+		}
+		for _, p := range c.doc.SecretFiles() {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if v, err := read(p); err == nil && len(v) >= minRedacted {
+				values = append(values, v)
+			}
+		}
+	}
+	// Longest first, so a secret containing another is replaced whole.
+	sort.Slice(values, func(i, j int) bool { return len(values[i]) > len(values[j]) })
+	return values
+}
+
+// redactPointers replaces the strings at the places agyconf puts secrets
+// — where the plan puts them now and where the state says it put them —
+// by "<secret>", in a JSON file being backed up. It catches values that are
+// no longer any secret file's (rotated since); what does not parse is
+// left to redactValues.
+func redactPointers(data []byte, c Change) []byte {
+	if c.doc == nil || c.doc.JSON == nil {
+		return data
+	}
+	doc, err := jsonmerge.Parse(data)
+	if err != nil {
+		return data
+	}
+	placeholder := json.RawMessage(`"<secret>"`)
+	redacted := false
+	for _, ptr := range append(c.doc.SecretPointers(), c.secrets...) {
+		path, _, _ := parseUnitKey(unitSep + ptr)
+		raw, ok := doc.Get(path...)
+		var str string
+		if !ok || json.Unmarshal(raw, &str) != nil {
+			continue // not there, or not a string: nothing agyconf wrote
+		}
+		if doc.Set(placeholder, path...) != nil {
+			return data
+		}
+		redacted = true
+	}
+	if !redacted {
+		return data // as it was, byte for byte
+	}
+	return doc.Bytes()
+}
+
+// redactValues replaces each value, as written raw or JSON-escaped, by
+// <secret>. A backup is of a file as it was, which may hold what agyconf
+// wrote there before, secrets included; the secrets stay in their files.
+func redactValues(data []byte, values []string) []byte {
+	for _, v := range values {
+		data = bytes.ReplaceAll(data, []byte(v), []byte("<secret>"))
+		for _, html := range []bool{false, true} {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(html)
+			if enc.Encode(v) == nil {
+				esc := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+				data = bytes.ReplaceAll(data, esc[1:len(esc)-1], []byte("<secret>"))
+			}
+		}
+	}
+	return data
 }
 
 // ownedElsewhere names the other instance that owns key, or "".

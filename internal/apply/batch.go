@@ -48,6 +48,10 @@ type batch struct {
 	keep    map[string]bool
 	items   []*item
 	removes []string
+	// contain checks each target again right before it is touched: a
+	// folder on the way may have become a link out of the root since the
+	// decision.
+	contain *container
 }
 
 func (b *batch) write(target string, data []byte, mode fs.FileMode, decidedOn []byte, rebuild func([]byte) ([]byte, error)) {
@@ -61,6 +65,16 @@ func (b *batch) commit() (err error) {
 	if len(b.items) == 0 && len(b.removes) == 0 {
 		return nil
 	}
+	for _, it := range b.items {
+		if err := b.recheck(it.target); err != nil {
+			return err
+		}
+	}
+	for _, r := range b.removes {
+		if err := b.recheck(r); err != nil {
+			return err
+		}
+	}
 	b.removeStaleTemps()
 	created, err := b.mkdirs()
 	if err != nil {
@@ -71,16 +85,27 @@ func (b *batch) commit() (err error) {
 			b.abort()
 		}
 	}()
-	if err := parallel(len(b.items), func(i int) error { return b.items[i].writeTemp(b.fs) }); err != nil {
+	if err := parallel(len(b.items), func(i int) error {
+		if err := b.recheck(b.items[i].target); err != nil {
+			return err
+		}
+		return b.items[i].writeTemp(b.fs)
+	}); err != nil {
 		return err
 	}
 	for _, it := range b.items {
+		if err := b.recheck(it.target); err != nil {
+			return err
+		}
 		if err := b.fs.Rename(it.temp, it.target); err != nil {
 			return err
 		}
 		it.temp = ""
 	}
 	for _, r := range b.removes {
+		if err := b.recheck(r); err != nil {
+			return err
+		}
 		if err := b.fs.Remove(r); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", r, err)
 		}
@@ -101,10 +126,13 @@ func (it *item) writeTemp(fsys FS) error {
 		// read the file again as late as possible and merge into what it
 		// holds now, so a write between the decision and this one is kept.
 		// What remains is the window of one write and one fsync.
-		current, err := os.ReadFile(it.target)
+		current, err := readLiveAgain(it.target)
 		if err == nil && !bytes.Equal(current, it.decidedOn) {
 			if it.data, err = it.rebuild(current); err != nil {
 				return err
+			}
+			if len(it.data) > MaxLiveFileSize {
+				return fmt.Errorf("%s would be %d bytes; agyconf writes and reads files of at most %d bytes (16 MiB)", it.target, len(it.data), MaxLiveFileSize)
 			}
 		}
 	}
@@ -200,10 +228,32 @@ func (b *batch) removeEmptyParents(removed string) {
 		if err != nil || rel == "." || strings.HasPrefix(rel, "..") || b.keep[filepath.ToSlash(rel)] {
 			return
 		}
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+			return // a link (someone's, to a folder elsewhere) is never removed
+		}
 		if os.Remove(dir) != nil {
 			return // not empty, or not ours to remove
 		}
 	}
+}
+
+// recheck checks a target against the root right before the batch touches
+// it.
+func (b *batch) recheck(target string) error {
+	if b.contain == nil {
+		return nil
+	}
+	return b.contain.recheck(target)
+}
+
+// readLiveAgain reads a shared file again just before it is written,
+// within the same bound as the first read.
+func readLiveAgain(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	return readBounded(path, st.Size())
 }
 
 func exists(p string) bool {

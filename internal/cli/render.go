@@ -113,6 +113,9 @@ func decide(c *cli.Context, nothing bool) (*session, error) {
 		plan, rdiags = render.Render(cfg, layout.New(cfg.Agyconf))
 		diags = append(diags, rdiags...)
 	}
+	if !diags.HasErrors() && !nothing {
+		diags = append(diags, checkSecrets(cfg, plan)...)
+	}
 	if format == diagfmt.JSON || len(diags) > 0 {
 		if err := writeDiags(c, format, p, diags); err != nil {
 			return nil, exit(ExitBadInput, err)
@@ -383,16 +386,76 @@ var (
 	unsafeRun  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 )
 
+// checkSecrets reports, where the config calls secret_file(), a secret
+// that cannot be delivered: an inline secret (written into a file) that
+// cannot be read is an error, found before anything is written; an exec
+// secret (read by agyhook exec-env when agy starts the server) only
+// warns, because sops-nix and agenix often decrypt after activation.
+// Neither message ever holds a value.
+func checkSecrets(cfg *model.Config, plan *render.Plan) hcl.Diagnostics {
+	inline := map[string]bool{}
+	for _, d := range plan.Documents {
+		for _, p := range d.SecretFiles() {
+			inline[p] = true
+		}
+	}
+	var diags hcl.Diagnostics
+	reported := map[string]bool{}
+	for _, ref := range cfg.SecretRefs {
+		if reported[ref.Path] {
+			continue
+		}
+		rng := ref.Range
+		if inline[ref.Path] {
+			if _, err := readSecret(ref.Path); err != nil {
+				reported[ref.Path] = true
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Secret unreadable",
+					Detail:  fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so it must be readable now; nothing was written.", err),
+					Subject: &rng})
+			}
+			continue
+		}
+		if _, err := os.Stat(ref.Path); err != nil {
+			reported[ref.Path] = true
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Secret file missing",
+				Detail:  fmt.Sprintf("%s does not exist yet. It is read by agyhook exec-env when agy starts the server (secret_mode \"exec\"), so rendering goes on; the server fails to start until the file exists (sops-nix and agenix often decrypt after activation).", ref.Path),
+				Subject: &rng})
+		}
+	}
+	return diags
+}
+
 // readSecret reads a secret file, without the one line ending such files
 // usually end with (a token with a newline breaks a header).
 func readSecret(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return "", err
+	}
+	defer f.Close()
+	// A secret is a token or a key: a FIFO or a device would block or
+	// never end, and a huge file is not one.
+	if fi, err := f.Stat(); err != nil {
+		return "", err
+	} else if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", path)
+	} else if fi.Size() > maxSecretSize {
+		return "", fmt.Errorf("%s is larger than %d KiB, too large for a secret", path, maxSecretSize>>10)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSecretSize+1))
+	if err != nil {
+		return "", err
+	}
+	if len(data) > maxSecretSize {
+		return "", fmt.Errorf("%s is larger than %d KiB, too large for a secret", path, maxSecretSize>>10)
 	}
 	s := strings.TrimSuffix(string(data), "\n")
 	return strings.TrimSuffix(s, "\r"), nil
 }
+
+// maxSecretSize bounds a secret file, the same bound agyhook exec-env
+// applies.
+const maxSecretSize = 1 << 20
 
 // report prints one line per change, then a summary.
 func report(out, errOut io.Writer, root string, changes []apply.Change, verb string) {

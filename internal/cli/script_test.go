@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -48,15 +49,53 @@ func TestMain(m *testing.M) {
 //	exitcode N
 //
 // asserts that the last `exec agyconf …` exited with exactly N, and forgets
-// that code, so a second exitcode without a new exec fails.
+// that code, so a second exitcode without a new exec fails; and
+//
+//	mcpstart FILE NAME
+//
+// starts the MCP server NAME of the mcp_config.json FILE the way agy
+// does — its command and args as argv, no shell, its env added to the
+// environment — and keeps its stdout and stderr for stdout/stderr.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exitcode": cmdExitCode},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": cmdExitCode,
+			"mcpstart": cmdMCPStart,
+		},
 	})
+}
+
+func cmdMCPStart(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: mcpstart FILE NAME")
+	}
+	var doc struct {
+		MCPServers map[string]struct {
+			Command string            `json:"command"`
+			Args    []string          `json:"args"`
+			Env     map[string]string `json:"env"`
+		} `json:"mcpServers"`
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc))
+	srv, ok := doc.MCPServers[args[1]]
+	if !ok || srv.Command == "" {
+		ts.Fatalf("%s has no local server %q", args[0], args[1])
+	}
+	for k, v := range srv.Env {
+		ts.Setenv(k, v)
+	}
+	err := ts.Exec(srv.Command, srv.Args...)
+	if neg {
+		if err == nil {
+			ts.Fatalf("unexpected success starting %s", args[1])
+		}
+		return
+	}
+	ts.Check(err)
 }
 
 func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {

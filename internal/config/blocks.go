@@ -35,7 +35,7 @@ const (
 var instanceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
 
 var agyconfSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "scope"}, {Name: "product"}, {Name: "agy_version"}, {Name: "instance"}},
+	Attributes: []hcl.AttributeSchema{{Name: "scope"}, {Name: "product"}, {Name: "agy_version"}, {Name: "instance"}, {Name: "secret_mode"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "layout"}},
 }
 
@@ -88,6 +88,9 @@ func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
 			}
 		}
 	}
+	if attr := c.Attributes["secret_mode"]; attr != nil {
+		a.SecretMode, _ = d.secretModeValue(attr)
+	}
 	var layoutBlock *hcl.Block
 	for _, lb := range c.Blocks.OfType("layout") {
 		if layoutBlock != nil {
@@ -104,6 +107,10 @@ func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
 			}
 			if p == "." || !filepath.IsLocal(p) || filepath.ToSlash(filepath.Clean(p)) != p {
 				d.errorf(attr.Expr.Range(), "Invalid path", "Layout paths are clean paths below the render root, without \"..\", got %q.", p)
+				continue
+			}
+			if msg := PathProblem(p); msg != "" {
+				d.errorf(attr.Expr.Range(), "Invalid path", "%s", msg)
 				continue
 			}
 			if a.Layout == nil {
@@ -162,7 +169,7 @@ var mcpServerSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"}, {Name: "args"}, {Name: "env"}, {Name: "cwd"},
 		{Name: "server_url"}, {Name: "headers"}, {Name: "auth_provider_type"},
-		{Name: "disabled"}, {Name: "disabled_tools"},
+		{Name: "disabled"}, {Name: "disabled_tools"}, {Name: "secret_mode"},
 		{Name: "enabled"}, {Name: "url"}, {Name: "serverUrl"}, {Name: "httpUrl"}, {Name: "http_url"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "oauth"}},
@@ -253,6 +260,8 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 			srv.OAuth.ClientSecret, _ = d.secretStr(attr)
 		}
 	}
+
+	d.decodeSecretMode(srv, at)
 
 	// The connection: exactly one of command and server_url.
 	cmd, remote := at["command"], at["server_url"]
@@ -413,8 +422,8 @@ func (d *decoder) decodeGroup(eb *hcl.Block) *model.MatcherGroup {
 	if attr := bc.Attributes["matcher"]; attr != nil {
 		if m, ok := d.str(attr); ok {
 			if m != "" && m != "*" {
-				if _, err := regexp.Compile(m); err != nil {
-					d.errorf(attr.Expr.Range(), "Invalid matcher", "The matcher is matched against tool names as a regular expression and does not compile: %s. Use \"*\" to match every tool.", err)
+				if msg := matcherProblem(m); msg != "" {
+					d.errorf(attr.Expr.Range(), "Invalid matcher", "%s", msg)
 				}
 			}
 			g.Matcher = m
@@ -972,6 +981,55 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 	return p
 }
 
+func (d *decoder) secretModeValue(attr *hcl.Attribute) (string, bool) {
+	m, ok := d.str(attr)
+	if !ok {
+		return "", false
+	}
+	if m != model.SecretExec && m != model.SecretInline {
+		d.errorf(attr.Expr.Range(), "Invalid secret_mode", "secret_mode must be \"exec\" (secrets read by agyhook exec-env when agy starts the server, never written) or \"inline\" (written into mcp_config.json, mode 0600), got %q.", m)
+		return "", false
+	}
+	return m, true
+}
+
+// decodeSecretMode resolves how a server's secrets reach it. Exec is the
+// default for local servers: the value stays in its file and reaches the
+// server's environment only. Remote servers' headers and OAuth secrets are
+// sent by agy itself, so they can only be inline.
+func (d *decoder) decodeSecretMode(srv *model.MCPServer, at hcl.Attributes) {
+	remote := at["server_url"] != nil
+	srv.SecretMode = model.SecretExec
+	if d.secretMode != "" {
+		srv.SecretMode = d.secretMode
+	}
+	if remote {
+		srv.SecretMode = model.SecretInline
+	}
+	attr := at["secret_mode"]
+	if attr != nil {
+		m, ok := d.secretModeValue(attr)
+		switch {
+		case !ok:
+			return
+		case remote && m == model.SecretExec:
+			d.errorf(attr.Expr.Range(), "Invalid secret_mode", "A remote server's headers and OAuth secret are sent by agy itself, so they must be in mcp_config.json: secret_mode \"exec\" applies to local servers only; write \"inline\" or leave it out.")
+			return
+		}
+		srv.SecretMode = m
+	}
+	if srv.SecretMode != model.SecretExec {
+		return
+	}
+	for _, a := range srv.Args {
+		if a.HasSecret() {
+			rng := at["args"].Expr.Range()
+			d.errorf(rng, "Secret in args", "With secret_mode \"exec\" (the default for local servers) secrets reach the server through its environment, read by agyhook exec-env when agy starts it; a secret in args cannot. Pass it in env, or set secret_mode = \"inline\" to write it into mcp_config.json (mode 0600), where agy shows it in process listings too.")
+			return
+		}
+	}
+}
+
 var harnessSchemas = map[string]*hcl.BodySchema{
 	"mempalace": {Attributes: []hcl.AttributeSchema{{Name: "mode"}, {Name: "wake"}, {Name: "save"}, {Name: "save_interval"}, {Name: "state_dir"}}},
 	"xmsg":      {Attributes: []hcl.AttributeSchema{{Name: "reply_only"}, {Name: "legacy_hooks"}, {Name: "agy_exe"}}},
@@ -1089,6 +1147,8 @@ func (d *decoder) decodeACP(b *hcl.Block) *model.ACP {
 		if p, ok := d.nonEmptyStr(attr); ok {
 			if p == "." || !filepath.IsLocal(p) || filepath.ToSlash(filepath.Clean(p)) != p {
 				d.errorf(attr.Expr.Range(), "Invalid path", "config_root is a clean path below the render root, the folder that holds an isolated home's .gemini, got %q.", p)
+			} else if msg := PathProblem(p); msg != "" {
+				d.errorf(attr.Expr.Range(), "Invalid path", "%s", msg)
 			}
 			a.ConfigRoot = p
 		}

@@ -126,6 +126,7 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 		cfg.Agyconf = d.decodeAgyconf(b)
 	}
 	d.scope = cfg.Agyconf.Scope
+	d.secretMode = cfg.Agyconf.SecretMode
 	if v, ok := parseVersion(cfg.Agyconf.AgyVersion); ok {
 		d.agyVersion = v
 	}
@@ -196,6 +197,7 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 			panic(fmt.Sprintf("config: block type %q in topSchema has no decoder", b.Type))
 		}
 	}
+	cfg.SecretRefs = d.secrets
 	sortConfig(cfg)
 	repairRanges(d.diags)
 	if d.diags.HasErrors() {

@@ -58,19 +58,19 @@ func funcTree(t *testing.T) (root, cfg string) {
 // evalArg decodes a config in folder dir whose only MCP server has expr as
 // its one argument, written in the given syntax, and returns that argument.
 // args is used because it is the most permissive place: any string, empty
-// or not, and secrets allowed.
+// or not, and secrets allowed (with secret_mode "inline").
 func evalArg(t *testing.T, syntax string, scope model.Scope, dir, expr string) (model.Str, hcl.Diagnostics) {
 	t.Helper()
 	var src string
 	switch syntax {
 	case "hcl":
-		src = fmt.Sprintf("agyconf {\n  scope = %q\n}\nmcp_server \"m\" {\n  command = \"x\"\n  args    = [%s]\n}\n", scope, expr)
+		src = fmt.Sprintf("agyconf {\n  scope = %q\n}\nmcp_server \"m\" {\n  command     = \"x\"\n  args        = [%s]\n  secret_mode = \"inline\"\n}\n", scope, expr)
 	case "json":
 		tmpl, err := json.Marshal("${" + expr + "}")
 		if err != nil {
 			t.Fatal(err)
 		}
-		src = fmt.Sprintf("{\n  \"agyconf\": {\"scope\": %q},\n  \"mcp_server\": {\"m\": {\"command\": \"x\", \"args\": [%s]}}\n}\n", scope, tmpl)
+		src = fmt.Sprintf("{\n  \"agyconf\": {\"scope\": %q},\n  \"mcp_server\": {\"m\": {\"command\": \"x\", \"secret_mode\": \"inline\", \"args\": [%s]}}\n}\n", scope, tmpl)
 	default:
 		t.Fatalf("unknown syntax %q", syntax)
 	}

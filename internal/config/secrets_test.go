@@ -58,8 +58,9 @@ func TestSecretMarksWholeValues(t *testing.T) {
 	path := filepath.Join(dir, "agyconf.hcl")
 	src := `
 mcp_server "local" {
-  command = "x"
-  args    = true ? ["plain", secret_file("/run/secrets/a"), "--flag"] : []
+  command     = "x"
+  secret_mode = "inline"
+  args        = true ? ["plain", secret_file("/run/secrets/a"), "--flag"] : []
 }
 mcp_server "remote" {
   server_url = "https://example.com/mcp"

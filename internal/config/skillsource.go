@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/frontmatter"
@@ -36,6 +37,13 @@ func readSkillFolder(dir string) ([]model.File, error) {
 				return filepath.SkipDir
 			}
 			return nil
+		}
+		if p != dir {
+			// Each name becomes a file or folder name under the rendered
+			// skill: the rules of names agyconf writes apply to it too.
+			if msg := PathSegmentProblem(e.Name()); msg != "" {
+				return fmt.Errorf("%s: %s Rename it", strconv.Quote(p), msg)
+			}
 		}
 		if e.Type()&fs.ModeSymlink != 0 {
 			return fmt.Errorf("%s is a symbolic link; copy the file into the skill folder instead", p)

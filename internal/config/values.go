@@ -20,6 +20,8 @@ type decoder struct {
 	ctxs       map[string]*hcl.EvalContext // by file name
 	diags      hcl.Diagnostics
 	rec        *recorder // nil when nobody asks what decoding read
+	secretMode string    // the agyconf block's default for local servers
+	secrets    []model.SecretRef
 }
 
 func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
@@ -144,6 +146,11 @@ func (d *decoder) strVal(v cty.Value, rng hcl.Range, allowSecret bool) (model.St
 	if forged || strings.Contains(str.Redacted(""), secretTokenPrefix) {
 		d.errorf(rng, "Reserved text", "%q is reserved for agyconf's secret references; call secret_file() instead.", secretTokenPrefix)
 		return nil, false
+	}
+	for _, part := range str {
+		if part.SecretFile != "" {
+			d.secrets = append(d.secrets, model.SecretRef{Path: part.SecretFile, Range: rng})
+		}
 	}
 	return str, true
 }

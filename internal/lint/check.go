@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,6 +63,27 @@ func schemaName(k kind) string {
 	return string(k) // the settings kinds are named as their schemas
 }
 
+// MaxFileSize bounds each file validate reads, as apply.MaxLiveFileSize
+// bounds the live files a render reads: Antigravity's files are kilobytes,
+// and a bigger one is refused before it is read or parsed.
+const MaxFileSize = 16 << 20
+
+func readLimited(path string, size int64) ([]byte, error) {
+	if size > MaxFileSize {
+		return nil, fmt.Errorf("%s is %d bytes; agyconf validate reads files of at most %d bytes (16 MiB)", path, size, MaxFileSize)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err == nil && len(data) > MaxFileSize {
+		err = fmt.Errorf("%s grew past %d bytes while being read; agyconf validate reads files of at most %d bytes (16 MiB)", path, MaxFileSize, MaxFileSize)
+	}
+	return data, err
+}
+
 func (c *checker) file(path string, k kind) ([]Finding, error) {
 	if k == kindSkillFlat {
 		return []Finding{{Rule: "skill/flat-file", Severity: severityOf("skill/flat-file"), File: path,
@@ -71,11 +93,11 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
 			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil
 	}
-	data, err := os.ReadFile(path)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(path)
+	data, err := readLimited(path, fi.Size())
 	if err != nil {
 		return nil, err
 	}

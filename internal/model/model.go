@@ -56,7 +56,28 @@ type Config struct {
 	// depended on, for telling cheaply whether decoding again could give
 	// another model.
 	Inputs []Input `json:"-"`
+	// SecretRefs are the secret_file() calls, each with the range of the
+	// value it appears in: a secret that cannot be read is reported
+	// there, not as a bare path.
+	SecretRefs []SecretRef `json:"-"`
 }
+
+// SecretRef is one use of a secret file.
+type SecretRef struct {
+	Path  string
+	Range hcl.Range
+}
+
+// Secret delivery modes of an MCP server's secrets.
+const (
+	// SecretExec keeps secrets out of every file: the server's command
+	// becomes `agyhook exec-env … -- command`, which reads the files when
+	// agy starts the server.
+	SecretExec = "exec"
+	// SecretInline writes the values into the file, mode 0600: the only
+	// way for what agy itself sends (a remote server's headers, OAuth).
+	SecretInline = "inline"
+)
 
 // Input is one thing decoding read or looked at.
 type Input struct {
@@ -80,6 +101,9 @@ type Agyconf struct {
 	// from (a Nix store folder, a link to it, a built generation); empty
 	// means derived from the path. --instance overrides it.
 	Instance string `json:"instance,omitempty"`
+	// SecretMode is the default delivery of local servers' secrets,
+	// SecretExec unless set.
+	SecretMode string `json:"secret_mode,omitempty"`
 	// Layout overrides default paths, keyed by artifact (internal/layout).
 	Layout map[string]string `json:"layout,omitempty"`
 	Range  hcl.Range         `json:"-"`
@@ -163,7 +187,10 @@ type MCPServer struct {
 	OAuth            *OAuth         `json:"oauth,omitempty"`
 	Disabled         bool           `json:"disabled,omitempty"`
 	DisabledTools    []string       `json:"disabled_tools,omitempty"`
-	Range            hcl.Range      `json:"-"`
+	// SecretMode is how the server's secrets reach it: SecretExec or
+	// SecretInline, already resolved against the agyconf block's default.
+	SecretMode string    `json:"secret_mode,omitempty"`
+	Range      hcl.Range `json:"-"`
 }
 
 // Remote reports whether the server is reached over the network.

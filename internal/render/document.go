@@ -171,26 +171,46 @@ const Placeholder = "<secret>"
 // that hold a secret, sorted.
 func (d *Document) SecretPointers() []string {
 	var out []string
-	var visit func(v any, ptr string)
-	visit = func(v any, ptr string) {
-		switch x := v.(type) {
-		case model.Str:
-			if x.HasSecret() {
-				out = append(out, ptr)
-			}
-		case map[string]any:
-			for k, e := range x {
-				visit(e, ptr+"/"+escapePointer(k))
-			}
-		case []any:
-			for i, e := range x {
-				visit(e, fmt.Sprintf("%s/%d", ptr, i))
-			}
+	walkStrs(d.JSON, "", func(ptr string, s model.Str) {
+		if s.HasSecret() {
+			out = append(out, ptr)
 		}
-	}
-	visit(d.JSON, "")
+	})
 	sort.Strings(out)
 	return out
+}
+
+// SecretFiles returns the secret files the document's content reads,
+// sorted and without repeats.
+func (d *Document) SecretFiles() []string {
+	seen := map[string]bool{}
+	var out []string
+	walkStrs(d.JSON, "", func(_ string, s model.Str) {
+		for _, p := range s {
+			if p.SecretFile != "" && !seen[p.SecretFile] {
+				seen[p.SecretFile] = true
+				out = append(out, p.SecretFile)
+			}
+		}
+	})
+	sort.Strings(out)
+	return out
+}
+
+// walkStrs calls fn with the JSON pointer of every Str in v.
+func walkStrs(v any, ptr string, fn func(ptr string, s model.Str)) {
+	switch x := v.(type) {
+	case model.Str:
+		fn(ptr, x)
+	case map[string]any:
+		for k, e := range x {
+			walkStrs(e, ptr+"/"+escapePointer(k), fn)
+		}
+	case []any:
+		for i, e := range x {
+			walkStrs(e, fmt.Sprintf("%s/%d", ptr, i), fn)
+		}
+	}
 }
 
 func escapePointer(s string) string {

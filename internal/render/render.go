@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 	"text/template"
 
@@ -180,17 +181,22 @@ func (r *renderer) mcpServers(servers []*model.MCPServer) (doc map[string]any, s
 				secret = true
 			}
 		} else {
-			m["command"] = r.tool(s.Command)
-			if len(s.Args) > 0 {
-				args := make([]any, len(s.Args))
-				for i, a := range s.Args {
-					args[i] = a
+			command, args, env := r.tool(s.Command), s.Args, s.Env
+			if s.SecretMode == model.SecretExec {
+				command, args, env = r.execEnv(command, args, env)
+			}
+			m["command"] = command
+			if len(args) > 0 {
+				list := make([]any, len(args))
+				for i, a := range args {
+					list[i] = a
 					secret = secret || a.HasSecret()
 				}
-				m["args"] = args
+				m["args"] = list
 			}
-			if len(s.Env) > 0 {
-				m["env"] = strMap(s.Env)
+			if len(env) > 0 {
+				// Any env value may be a credential typed in by hand.
+				m["env"] = strMap(env)
 				secret = true
 			}
 			if s.Cwd != "" {
@@ -206,6 +212,46 @@ func (r *renderer) mcpServers(servers []*model.MCPServer) (doc map[string]any, s
 		all[s.Name] = m
 	}
 	return map[string]any{"mcpServers": all}, secret
+}
+
+// execEnv delivers a local server's secret env values without writing
+// them: the command becomes `agyhook exec-env`, which builds each such
+// variable from its literal parts and secret files (--env VAR=TEXT and
+// --env-file VAR=PATH append, in order) when agy starts the server, then
+// execs the real command. Plain variables stay in env. A server without
+// secrets is left as it is.
+func (r *renderer) execEnv(command string, args []model.Str, env map[string]model.Str) (string, []model.Str, map[string]model.Str) {
+	var names []string
+	plain := map[string]model.Str{}
+	for k, v := range env {
+		if v.HasSecret() {
+			names = append(names, k)
+		} else {
+			plain[k] = v
+		}
+	}
+	if len(names) == 0 {
+		return command, args, env
+	}
+	sort.Strings(names)
+	lit := func(s string) model.Str { return model.Str{{Text: s}} }
+	wrapped := []model.Str{lit("exec-env")}
+	for _, k := range names {
+		for _, p := range env[k] {
+			switch {
+			case p.SecretFile != "":
+				wrapped = append(wrapped, lit("--env-file"), lit(k+"="+p.SecretFile))
+			case p.Text != "":
+				wrapped = append(wrapped, lit("--env"), lit(k+"="+p.Text))
+			}
+		}
+	}
+	wrapped = append(wrapped, lit("--"), lit(command))
+	wrapped = append(wrapped, args...)
+	if len(plain) == 0 {
+		plain = nil
+	}
+	return r.tool("agyhook"), wrapped, plain
 }
 
 func strMap(m map[string]model.Str) map[string]any {

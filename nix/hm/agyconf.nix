@@ -44,6 +44,11 @@ let
   }) builtins.isAttrs;
   secretType = types.either types.str secretFileType;
 
+  secretModeType = types.enum [
+    "exec"
+    "inline"
+  ];
+
   handlerType = types.submodule {
     options = {
       type = mkOption {
@@ -169,6 +174,15 @@ let
         type = types.listOf types.str;
         default = [ ];
         description = "Tools of this server agy must not offer.";
+      };
+      secretMode = mkOption {
+        type = types.nullOr secretModeType;
+        default = null;
+        description = ''
+          How this server's secrets reach it; null means `programs.agyconf.secretMode`
+          for local servers. Remote servers' headers and OAuth secret are always
+          `"inline"`, since agy sends them itself.
+        '';
       };
     };
   };
@@ -379,6 +393,7 @@ let
           };
       disabled = (s.disabled or false) || (s.enabled or true) == false;
       disabledTools = s.disabledTools or [ ];
+      secretMode = null;
     };
 
   acliMcpKept = lib.filterAttrs (
@@ -547,6 +562,18 @@ in
       default = null;
       example = "1.1.25";
       description = "Oldest agy build (`X.Y.Z`) the output must load on; needed for `sessionStart` and prompt handlers.";
+    };
+
+    secretMode = mkOption {
+      type = types.nullOr secretModeType;
+      default = null;
+      description = ''
+        How local MCP servers' secrets reach them; null is agyconf's default, `"exec"`:
+        the server's command becomes `agyhook exec-env … -- command`, which reads the
+        secret files when agy starts the server, so no value is written anywhere (secrets
+        then go through `env` only). `"inline"` writes the values into mcp_config.json,
+        mode 0600.
+      '';
     };
 
     layout = mkOption {

@@ -15,6 +15,12 @@ mcp_server "github" {
   env            = { GITHUB_TOKEN = secret_file("/run/secrets/github"), HOST = "github.example.com" }
   cwd            = "/srv/github"
   disabled_tools = ["delete_repository"]
+  secret_mode    = "inline"
+}
+mcp_server "gitlab" {
+  command = "gitlab-mcp"
+  args    = ["stdio"]
+  env     = { GITLAB_TOKEN = secret_file("/run/secrets/gitlab"), AUTH = "Bearer ${secret_file("/run/secrets/gitlab")}", HOST = "gitlab.example.com" }
 }
 mcp_server "off" {
   command  = "xmsg"

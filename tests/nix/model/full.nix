@@ -70,6 +70,7 @@ let
       "delete_repository"
       "merge_pull_request"
     ];
+    secretMode = "exec";
   };
   remoteServer = {
     command = null;
@@ -92,6 +93,7 @@ let
     };
     disabled = false;
     disabledTools = [ "delete_issue" ];
+    secretMode = "inline";
   };
   agent = {
     description = "Reviews diffs";
@@ -117,6 +119,7 @@ in
     hookPackage = null;
     product = "cli";
     agyVersion = "1.5.0";
+    secretMode = "inline";
     layout = {
       mcp_config = ".config/agy/mcp_config.json";
       legacy_mcp_config = ".config/agy/legacy_mcp_config.json";

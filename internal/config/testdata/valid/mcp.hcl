@@ -37,6 +37,7 @@ mcp_server "github" {
   }
   cwd            = "/srv/github-mcp"
   disabled_tools = ["delete_repository", "merge_pull_request"]
+  secret_mode    = "inline" # a secret in args can only be written
 }
 
 mcp_server "archived" {

@@ -10,9 +10,18 @@ tools {
 }
 
 mcp_server "github" {
-  command = "github-mcp-server"
-  args    = ["stdio", "--token", secret_file("/run/secrets/gh-arg")]
-  env     = { GITHUB_TOKEN = secret_file("/run/secrets/github"), LOG = "info" }
+  command     = "github-mcp-server"
+  args        = ["stdio", "--token", secret_file("/run/secrets/gh-arg")]
+  env         = { GITHUB_TOKEN = secret_file("/run/secrets/github"), LOG = "info" }
+  secret_mode = "inline"
+}
+
+# The default, exec: the secret reaches the server's environment through
+# agyhook exec-env and is written nowhere.
+mcp_server "gitlab" {
+  command = "gitlab-mcp"
+  args    = ["stdio"]
+  env     = { GITLAB_TOKEN = secret_file("/run/secrets/gitlab"), AUTH = "Bearer ${secret_file("/run/secrets/gitlab")}", LOG = "info" }
 }
 
 mcp_server "linear" {
