@@ -25,7 +25,7 @@ const (
 
 const exitCodeHelp = `EXIT CODES (the same for every command):
    0  done, in sync, or no findings
-   1  drift (render --check, diff --exit-code) or findings (validate)
+   1  drift (render --check, diff --exit-code, fmt --check) or findings (validate)
    2  bad input or usage, or agyconf cannot run
    3  a conflict was refused (render)`
 
@@ -93,6 +93,7 @@ MCP servers, hooks, skills, rules, subagents, workflows, plugins and
 permissions, validates them, and writes Antigravity's files.
 
 EXAMPLES:
+   agyconf init --out ~/.config/agyconf/agyconf.hcl
    agyconf render --config ~/.config/agyconf
    agyconf diff --config ~/.config/agyconf
    agyconf validate --config examples/global
@@ -107,14 +108,19 @@ EXAMPLES:
 		ExitErrHandler: func(*cli.Context, error) {}, // Main maps errors to codes
 		OnUsageError:   usageError,
 		Commands: []*cli.Command{
+			initCommand(),
 			renderCommand(),
 			diffCommand(),
 			statusCommand(),
 			cleanCommand(),
 			validateCommand(),
+			fmtCommand(),
 			hookCommand(),
 			schemaCommand(),
 			versionCommand(),
+			importCommand(),
+			completionCommand(),
+			manCommand(),
 		},
 		Action: unknownCommand,
 	}
@@ -204,8 +210,9 @@ func versionCommand() *cli.Command {
 		UsageText: "agyconf version",
 		Description: `Prints the version agyconf was built as.
 
-EXAMPLE:
-   agyconf version`,
+EXAMPLES:
+   agyconf version
+   agyconf version | cut -d' ' -f2`,
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err

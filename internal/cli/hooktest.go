@@ -29,8 +29,16 @@ import (
 
 func hookCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "hook",
-		Usage: "work with hooks",
+		Name:      "hook",
+		Usage:     "work with hooks",
+		UsageText: "agyconf hook test EVENT (--config PATH | --hooks FILE) [options]",
+		Description: `Commands for the hooks agy runs: hook test runs the handlers of one
+event as agy would and checks what they answer (see agyconf hook test
+--help).
+
+EXAMPLES:
+   agyconf hook test Stop --config ~/.config/agyconf
+   agyconf hook test PreToolUse --hooks .agents/hooks.json --allow-exec`,
 		Subcommands: []*cli.Command{{
 			Name:      "test",
 			Usage:     "run the handlers of one event as agy would, and check what they answer",

@@ -226,6 +226,43 @@ func headerNameProblem(name string) string {
 	return ""
 }
 
+// NameKind is the kind of thing a name is checked for by NameProblem.
+type NameKind int
+
+// The kinds of names, each with its own rule.
+const (
+	EntryName  NameKind = iota // MCP servers, hooks, rules, agents, workflows
+	PluginName                 // plugins
+	SkillName                  // skills
+	EnvName                    // environment variables
+	HeaderName                 // HTTP headers
+	Matcher                    // hook matchers (a regexp, not a name)
+)
+
+// NameProblem applies the input language's rule for kind to name: ""
+// when the config could declare it, else why not. Whoever reads names
+// from elsewhere (agyconf import) uses the same rules as the decoder.
+func NameProblem(kind NameKind, name string) string {
+	switch kind {
+	case EntryName:
+		return entryNameProblem(name)
+	case PluginName:
+		return pluginNameProblem(name)
+	case SkillName:
+		return skillNameProblem(name)
+	case EnvName:
+		return envNameProblem(name)
+	case HeaderName:
+		return headerNameProblem(name)
+	case Matcher:
+		if name == "" || name == "*" {
+			return "" // the catch-alls
+		}
+		return matcherProblem(name)
+	}
+	panic(fmt.Sprintf("config: unknown name kind %d", kind))
+}
+
 // version is an agy release such as 1.5.0; the zero value means unknown.
 type version struct{ major, minor, patch int }
 

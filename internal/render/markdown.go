@@ -18,25 +18,57 @@ type field struct {
 
 type frontmatter []field
 
-// yaml renders the frontmatter, starting with the generated-file marker;
-// the YAML library decides quoting, so a description such as "yes" or
-// "1.0" stays a string.
+// strNode is a string scalar. Double quotes, whose escapes can say
+// anything, are chosen for what a block or plain scalar would mangle or
+// cannot hold: control characters other than a newline, whitespace at
+// either end or opening a line, and any newline inside a flow list.
+func strNode(s string, inFlow bool) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	quote := strings.TrimSpace(s) != s || (inFlow && strings.Contains(s, "\n"))
+	for _, line := range strings.Split(s, "\n") {
+		if strings.TrimLeft(line, " \t") != line {
+			quote = true
+		}
+	}
+	for _, c := range s {
+		if c != '\n' && (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029 || c == 0xfeff) {
+			quote = true
+		}
+	}
+	if quote {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+// yaml renders the frontmatter, starting with the generated-file marker.
+// The nodes are built here rather than by the YAML library's Node.Encode,
+// which re-parses what it emits and fails on some strings (a tab opening
+// a multi-line value); the emitter still decides plain against quoted, so
+// a description such as "yes" or "1.0" stays a string.
 func (fm frontmatter) yaml() []byte {
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	for _, f := range fm {
-		k := &yaml.Node{Kind: yaml.ScalarNode, Value: f.key}
-		var v yaml.Node
-		if err := v.Encode(f.val); err != nil {
-			panic(fmt.Sprintf("render: frontmatter %s: %v", f.key, err))
+		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: f.key}
+		var v *yaml.Node
+		switch x := f.val.(type) {
+		case string:
+			v = strNode(x, false)
+		case bool:
+			v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(x)}
+		case []string:
+			v = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
+			for _, e := range x {
+				v.Content = append(v.Content, strNode(e, true))
+			}
+		default:
+			panic(fmt.Sprintf("render: frontmatter %s: unsupported %T", f.key, f.val))
 		}
-		switch {
-		case v.Kind == yaml.SequenceNode:
-			v.Style = yaml.FlowStyle
-		case f.key == "globs":
+		if f.key == "globs" {
 			// The documented form (reference §6) is a double-quoted string.
 			v.Style = yaml.DoubleQuotedStyle
 		}
-		root.Content = append(root.Content, k, &v)
+		root.Content = append(root.Content, k, v)
 	}
 	var b bytes.Buffer
 	b.WriteString(GeneratedMarkerLine + "\n")

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/google/renameio/v2"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/urfave/cli/v2"
+
+	"github.com/agyconf/agyconf/internal/model"
+)
+
+// starterFS holds the starter configs agyconf init writes, one per scope.
+// They are templates of the product and the path the config is written
+// to, and their output is formatted as agyconf fmt would.
+//
+//go:embed starter/*.hcl.tmpl
+var starterFS embed.FS
+
+// defaultInitOut is where agyconf init writes when --out is not given.
+const defaultInitOut = "agyconf.hcl"
+
+func scopeValues() []string { return []string{string(model.ScopeGlobal), string(model.ScopeWorkspace)} }
+func productValues() []string {
+	return []string{string(model.ProductCLI), string(model.ProductIDE), string(model.ProductBoth)}
+}
+
+func initCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "init",
+		Usage:     "write a commented starter config",
+		UsageText: "agyconf init [--scope global|workspace] [--product cli|ide|both] [--out PATH] [--force]",
+		Description: `Writes a valid, commented starter config to PATH (default: agyconf.hcl in
+the current directory; a folder means PATH/agyconf.hcl; - prints it). It
+declares a rule, a skill and permissions, and shows every other kind of
+block commented out: MCP servers (in global scope one whose token comes
+from secret_file()), hooks, subagents, workflows, harnesses.
+
+The global starter renders into your home directory; keep it at
+~/.config/agyconf/agyconf.hcl and diff, status and render need no
+--config. The workspace starter is committed with a project and holds
+nothing machine-specific (workspace scope refuses env(), abspath() and
+secret_file()).
+
+An existing PATH is never overwritten without --force (exit 2). After
+writing, init prints the commands to run next.
+
+EXAMPLES:
+   agyconf init
+   agyconf init --out ~/.config/agyconf/agyconf.hcl
+   agyconf init --scope workspace --product ide
+   agyconf init --scope workspace --out - | less`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "scope", Value: string(model.ScopeGlobal), Usage: "the config's scope: global (a home directory) or workspace (a project tree)"},
+			&cli.StringFlag{Name: "product", Value: string(model.ProductBoth), Usage: "whose files it writes: cli (the agy CLI), ide (the Antigravity IDE) or both"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultInitOut, Usage: "write the config to `PATH` (a folder: PATH/agyconf.hcl; -: standard output)"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite PATH if it exists"},
+		},
+		Action: runInit,
+	}
+}
+
+func runInit(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	scope, product := model.Scope(c.String("scope")), model.Product(c.String("product"))
+	if !slices.Contains(scopeValues(), string(scope)) {
+		return exit(ExitBadInput, fmt.Errorf("unknown --scope %q: use \"global\" or \"workspace\"", scope))
+	}
+	if !slices.Contains(productValues(), string(product)) {
+		return exit(ExitBadInput, fmt.Errorf("unknown --product %q: use \"cli\", \"ide\" or \"both\"", product))
+	}
+	out := c.String("out")
+	if out == "" {
+		return exit(ExitBadInput, fmt.Errorf("--out needs a PATH (see agyconf init --help)"))
+	}
+	if out == "-" {
+		text, err := starter(scope, product, defaultInitOut)
+		if err != nil {
+			return exit(ExitBadInput, err)
+		}
+		_, err = c.App.Writer.Write(text)
+		return err
+	}
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		out = filepath.Join(out, defaultInitOut)
+	}
+	text, err := starter(scope, product, out)
+	if err != nil {
+		return exit(ExitBadInput, err)
+	}
+	if err := writeNew(out, text, c.Bool("force")); err != nil {
+		return exit(ExitBadInput, err)
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "wrote %s: a starter config of scope %s, product %s\n", out, scope, product)
+	q := shellQuote(out)
+	if scope == model.ScopeWorkspace {
+		fmt.Fprintf(w, "next:\n   agyconf render --config %s --root . --dry-run   # what it would write\n", q)
+		fmt.Fprintf(w, "   agyconf render --config %s --root .             # write it, then commit the result\n", q)
+		fmt.Fprintf(w, "in CI:\n   agyconf render --config %s --root . --check     # exit 1 when the tree is out of date\n", q)
+		return nil
+	}
+	fmt.Fprintf(w, "next:\n   agyconf render --config %s --dry-run   # what it would write into $HOME\n", q)
+	fmt.Fprintf(w, "   agyconf render --config %s             # write it\n", q)
+	return nil
+}
+
+// starter is the starter config of a scope and product, naming path in
+// the commands its comments suggest, formatted as agyconf fmt would.
+func starter(scope model.Scope, product model.Product, path string) ([]byte, error) {
+	t, err := template.ParseFS(starterFS, "starter/"+string(scope)+".hcl.tmpl")
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, struct {
+		Product model.Product
+		Path    string
+	}{product, shellQuote(path)}); err != nil {
+		return nil, err
+	}
+	return hclwrite.Format(b.Bytes()), nil
+}
+
+// writeNew writes a file, refusing to replace one unless force is set:
+// without it the file is created exclusively, so a file that appears
+// meanwhile is not lost either; with it the old file is replaced
+// atomically.
+func writeNew(path string, data []byte, force bool) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	if force {
+		return renameio.WriteFile(path, data, 0o644)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s exists; agyconf init does not overwrite it without --force", path)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, bytes.NewReader(data))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// shellQuote quotes a path for a command line a person copies, only when
+// it needs it.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=+,:@%-]+$`)

@@ -1,0 +1,375 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/agyconf/agyconf/internal/model"
+)
+
+// generate prints the config: the agyconf block, tools, harnesses, then
+// every other kind of block, each kind's blocks sorted by name.
+func (im *importer) generate() []byte {
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	cfg := im.cfg
+	a := body.AppendNewBlock("agyconf", nil).Body()
+	a.SetAttributeValue("scope", cty.StringVal(string(cfg.Agyconf.Scope)))
+	a.SetAttributeValue("product", cty.StringVal(string(cfg.Agyconf.Product)))
+	if cfg.Agyconf.AgyVersion != "" {
+		a.SetAttributeValue("agy_version", cty.StringVal(cfg.Agyconf.AgyVersion))
+	}
+	if len(cfg.Tools) > 0 {
+		body.AppendNewline()
+		t := body.AppendNewBlock("tools", nil).Body()
+		for _, k := range sortedKeys(cfg.Tools) {
+			t.SetAttributeRaw(k, valueTokens(cty.StringVal(cfg.Tools[k].Path)))
+		}
+	}
+	for _, h := range cfg.Harnesses {
+		body.AppendNewline()
+		b := body.AppendNewBlock("harness", []string{h.Kind}).Body()
+		if o := h.MemPalace; o != nil {
+			if o.Mode != "plugin" {
+				b.SetAttributeValue("mode", cty.StringVal(o.Mode))
+			}
+			if !o.Wake {
+				b.SetAttributeValue("wake", cty.False)
+			}
+			if !o.Save {
+				b.SetAttributeValue("save", cty.False)
+			}
+			if o.SaveInterval != 15 {
+				b.SetAttributeValue("save_interval", cty.NumberIntVal(int64(o.SaveInterval)))
+			}
+			if o.StateDir != "" {
+				b.SetAttributeValue("state_dir", cty.StringVal(o.StateDir))
+			}
+		}
+		if o := h.Xmsg; o != nil {
+			if o.ReplyOnly {
+				b.SetAttributeValue("reply_only", cty.True)
+			}
+			if o.LegacyHooks {
+				b.SetAttributeValue("legacy_hooks", cty.True)
+			}
+		}
+	}
+	im.components(body, cfg.MCPServers, cfg.Hooks, cfg.Skills, cfg.Rules, cfg.Agents)
+	for _, w := range cfg.Workflows {
+		body.AppendNewline()
+		b := body.AppendNewBlock("workflow", []string{w.Name}).Body()
+		if w.Description != "" {
+			b.SetAttributeValue("description", cty.StringVal(w.Description))
+		}
+		b.SetAttributeRaw("body", im.body(w, w.Body))
+	}
+	if p := cfg.Permissions; p != nil {
+		body.AppendNewline()
+		b := body.AppendNewBlock("permissions", nil).Body()
+		for _, l := range []struct {
+			k  string
+			xs []string
+		}{{"allow", p.Allow}, {"ask", p.Ask}, {"deny", p.Deny}} {
+			if len(l.xs) > 0 {
+				b.SetAttributeValue(l.k, strList(l.xs))
+			}
+		}
+	}
+	if len(cfg.Settings) > 0 {
+		body.AppendNewline()
+		b := body.AppendNewBlock("settings", nil).Body()
+		for _, k := range sortedKeys(cfg.Settings) {
+			v, err := jsonToCty(cfg.Settings[k].Value)
+			if err != nil {
+				continue
+			}
+			b.SetAttributeRaw(k, valueTokens(v))
+		}
+	}
+	for _, p := range cfg.Plugins {
+		body.AppendNewline()
+		b := body.AppendNewBlock("plugin", []string{p.Name}).Body()
+		if p.Description != "" {
+			b.SetAttributeValue("description", cty.StringVal(p.Description))
+		}
+		if p.Disabled {
+			b.SetAttributeValue("disabled", cty.True)
+		}
+		if p.Logo != "" {
+			b.SetAttributeValue("logo", cty.StringVal(p.Logo))
+		}
+		im.components(b, p.MCPServers, p.Hooks, p.Skills, p.Rules, p.Agents)
+	}
+	out := hclwrite.Format(f.Bytes())
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return out
+}
+
+func (im *importer) components(body *hclwrite.Body, servers []*model.MCPServer, hooks []*model.Hook, skills []*model.Skill, rules []*model.Rule, agents []*model.Agent) {
+	for _, s := range servers {
+		body.AppendNewline()
+		im.server(body.AppendNewBlock("mcp_server", []string{s.Name}).Body(), s)
+	}
+	for _, h := range hooks {
+		body.AppendNewline()
+		hookBlock(body.AppendNewBlock("hook", []string{h.Name}).Body(), h)
+	}
+	for _, s := range skills {
+		body.AppendNewline()
+		b := body.AppendNewBlock("skill", []string{s.Name}).Body()
+		if src, ok := im.skillSrc[s]; ok {
+			b.SetAttributeValue("source", cty.StringVal(src))
+			continue
+		}
+		b.SetAttributeValue("description", cty.StringVal(s.Description))
+		b.SetAttributeRaw("body", im.body(s, s.Body))
+	}
+	for _, r := range rules {
+		body.AppendNewline()
+		b := body.AppendNewBlock("rule", []string{r.Name}).Body()
+		if r.Trigger != model.TriggerAlwaysOn {
+			b.SetAttributeValue("trigger", cty.StringVal(r.Trigger))
+		}
+		if len(r.Globs) > 0 {
+			b.SetAttributeValue("globs", strList(r.Globs))
+		}
+		if r.Description != "" {
+			b.SetAttributeValue("description", cty.StringVal(r.Description))
+		}
+		b.SetAttributeRaw("body", im.body(r, r.Body))
+	}
+	for _, a := range agents {
+		body.AppendNewline()
+		b := body.AppendNewBlock("agent", []string{a.Name}).Body()
+		b.SetAttributeValue("description", cty.StringVal(a.Description))
+		if a.Model != "" {
+			b.SetAttributeValue("model", cty.StringVal(a.Model))
+		}
+		for _, l := range []struct {
+			k  string
+			xs []string
+		}{{"tools", a.Tools}, {"mcp_servers", a.MCPServers}, {"skills", a.Skills}} {
+			if l.xs != nil {
+				b.SetAttributeValue(l.k, strList(l.xs))
+			}
+		}
+		if a.CommandExecutionPolicy != "" {
+			b.SetAttributeValue("command_execution_policy", cty.StringVal(a.CommandExecutionPolicy))
+		}
+		for _, l := range []struct {
+			k string
+			v *bool
+		}{{"main_agent", a.MainAgent}, {"subagent", a.Subagent}, {"hidden", a.Hidden}, {"inherit_mcp", a.InheritMCP}} {
+			if l.v != nil {
+				b.SetAttributeValue(l.k, cty.BoolVal(*l.v))
+			}
+		}
+		b.SetAttributeRaw("body", im.body(a, a.Body))
+	}
+}
+
+func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
+	if s.Remote() {
+		b.SetAttributeValue("server_url", cty.StringVal(s.ServerURL))
+		if len(s.Headers) > 0 {
+			b.SetAttributeRaw("headers", strMapTokens(s.Headers))
+		}
+		if s.AuthProviderType != "" {
+			b.SetAttributeValue("auth_provider_type", cty.StringVal(s.AuthProviderType))
+		}
+	} else {
+		b.SetAttributeValue("command", cty.StringVal(s.Command))
+		if len(s.Args) > 0 {
+			elems := make([]hclwrite.Tokens, len(s.Args))
+			for i, a := range s.Args {
+				elems[i] = strTokens(a)
+			}
+			b.SetAttributeRaw("args", hclwrite.TokensForTuple(elems))
+		}
+		if len(s.Env) > 0 {
+			b.SetAttributeRaw("env", strMapTokens(s.Env))
+		}
+		if s.Cwd != "" {
+			b.SetAttributeValue("cwd", cty.StringVal(s.Cwd))
+		}
+	}
+	if s.Disabled {
+		b.SetAttributeValue("disabled", cty.True)
+	}
+	if len(s.DisabledTools) > 0 {
+		b.SetAttributeValue("disabled_tools", strList(s.DisabledTools))
+	}
+	if !s.Remote() && s.SecretMode == model.SecretInline {
+		b.AppendUnstructuredTokens(comment("# The credentials below were inline in the live file; \"inline\" keeps them there (mode 0600).\n# Remove secret_mode to have agyhook exec-env read them when agy starts the server instead.\n"))
+		b.SetAttributeValue("secret_mode", cty.StringVal(model.SecretInline))
+	}
+	if s.OAuth != nil {
+		o := b.AppendNewBlock("oauth", nil).Body()
+		o.SetAttributeRaw("client_id", strTokens(s.OAuth.ClientID))
+		if s.OAuth.ClientSecret != nil {
+			o.SetAttributeRaw("client_secret", strTokens(s.OAuth.ClientSecret))
+		}
+	}
+	var todo []string
+	for _, strs := range [][]model.Str{s.Args, mapValues(s.Env), mapValues(s.Headers)} {
+		for _, v := range strs {
+			todo = append(todo, secretPaths(v)...)
+		}
+	}
+	if s.OAuth != nil {
+		todo = append(todo, secretPaths(s.OAuth.ClientSecret)...)
+	}
+	for _, p := range todo {
+		b.AppendUnstructuredTokens(comment(fmt.Sprintf("# TODO: create %s (mode 0600) holding the value: see the import report.\n", p)))
+	}
+}
+
+func mapValues(m map[string]model.Str) []model.Str {
+	var out []model.Str
+	for _, k := range sortedKeys(m) {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+func secretPaths(s model.Str) []string {
+	var out []string
+	for _, p := range s {
+		if p.SecretFile != "" {
+			out = append(out, p.SecretFile)
+		}
+	}
+	return out
+}
+
+func comment(text string) hclwrite.Tokens {
+	return hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte(text)}}
+}
+
+var eventBlock = map[model.Event]string{
+	model.PreToolUse: "pre_tool_use", model.PostToolUse: "post_tool_use", model.PreInvocation: "pre_invocation",
+	model.PostInvocation: "post_invocation", model.Stop: "stop", model.SessionStart: "session_start",
+}
+
+func hookBlock(b *hclwrite.Body, h *model.Hook) {
+	if !h.Enabled {
+		b.SetAttributeValue("enabled", cty.False)
+	}
+	for _, ev := range model.Events {
+		if ev.Grouped() {
+			for _, g := range h.Groups[ev] {
+				gb := b.AppendNewBlock(eventBlock[ev], nil).Body()
+				gb.SetAttributeValue("matcher", cty.StringVal(g.Matcher))
+				if len(g.Handlers) == 1 {
+					handlerAttrs(gb, g.Handlers[0])
+					continue
+				}
+				for _, hd := range g.Handlers {
+					handlerAttrs(gb.AppendNewBlock("handler", nil).Body(), hd)
+				}
+			}
+			continue
+		}
+		for _, hd := range h.Handlers[ev] {
+			handlerAttrs(b.AppendNewBlock(eventBlock[ev], nil).Body(), hd)
+		}
+	}
+}
+
+func handlerAttrs(b *hclwrite.Body, h *model.Handler) {
+	if h.Type == model.HandlerPrompt {
+		b.SetAttributeValue("type", cty.StringVal("prompt"))
+		b.SetAttributeValue("prompt", cty.StringVal(h.Prompt))
+		if h.Model != "" {
+			b.SetAttributeValue("model", cty.StringVal(h.Model))
+		}
+	} else {
+		b.SetAttributeValue("command", cty.StringVal(h.Command))
+	}
+	b.SetAttributeValue("timeout", cty.NumberIntVal(int64(h.Timeout)))
+}
+
+// body returns a markdown body: with Out, a file("…") call when the body
+// is large (more than 10 lines or 512 bytes), the text written next to
+// the config; otherwise a heredoc, or a quoted string for one line.
+func (im *importer) body(unit any, text string) hclwrite.Tokens {
+	if p, ok := im.bodyPath[unit]; ok && im.opts.Out != "" && (strings.Count(text, "\n") >= 10 || len(text) > 512) {
+		im.files[p] = File{Data: []byte(text + "\n")}
+		return hclwrite.TokensForFunctionCall("file", valueTokens(cty.StringVal(p)))
+	}
+	if !strings.Contains(text, "\n") || strings.ContainsRune(text, '\r') {
+		return valueTokens(cty.StringVal(text))
+	}
+	delim := "EOT"
+	for i := 1; hasLine(text, delim); i++ {
+		delim = fmt.Sprintf("EOT%d", i)
+	}
+	esc := strings.NewReplacer("${", "$${", "%{", "%%{").Replace(text)
+	return hclwrite.Tokens{
+		{Type: hclsyntax.TokenOHeredoc, Bytes: []byte("<<" + delim + "\n")},
+		{Type: hclsyntax.TokenStringLit, Bytes: []byte(esc + "\n")},
+		{Type: hclsyntax.TokenCHeredoc, Bytes: []byte(delim)},
+	}
+}
+
+func hasLine(text, line string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) == line {
+			return true
+		}
+	}
+	return false
+}
+
+func valueTokens(v cty.Value) hclwrite.Tokens { return hclwrite.TokensForValue(v) }
+
+func strList(xs []string) cty.Value {
+	if len(xs) == 0 {
+		return cty.ListValEmpty(cty.String)
+	}
+	vs := make([]cty.Value, len(xs))
+	for i, x := range xs {
+		vs[i] = cty.StringVal(x)
+	}
+	return cty.TupleVal(vs)
+}
+
+// strTokens writes a Str: a quoted string, or secret_file("…") for a
+// secret (import makes a secret always a whole value).
+func strTokens(s model.Str) hclwrite.Tokens {
+	if lit, ok := s.Literal(); ok {
+		return valueTokens(cty.StringVal(lit))
+	}
+	return hclwrite.TokensForFunctionCall("secret_file", valueTokens(cty.StringVal(s[0].SecretFile)))
+}
+
+func strMapTokens(m map[string]model.Str) hclwrite.Tokens {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	attrs := make([]hclwrite.ObjectAttrTokens, len(keys))
+	for i, k := range keys {
+		attrs[i] = hclwrite.ObjectAttrTokens{Name: valueTokens(cty.StringVal(k)), Value: strTokens(m[k])}
+	}
+	return hclwrite.TokensForObject(attrs)
+}
+
+func jsonToCty(raw json.RawMessage) (cty.Value, error) {
+	t, err := ctyjson.ImpliedType(raw)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	return ctyjson.Unmarshal(raw, t)
+}

@@ -1,0 +1,377 @@
+// Package importer reads the Antigravity files live under a root — what agy,
+// a person, an installer or agyconf itself wrote — and turns them into an
+// agyconf config that renders back to the same content, listing exactly
+// what it could not carry over and why.
+//
+// It reads only the places agyconf's layout writes (internal/layout) plus
+// the IDE's legacy mcp_config.json, parses each file as strictly as agy
+// does, builds a model.Config, recognises the wiring of the MemPalace and
+// xmsg harnesses, and prints the config with hclwrite. Nothing is written
+// under the root; secrets found inline are never copied into the config.
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/model"
+)
+
+// Options say what to import and how to write it.
+type Options struct {
+	// Root is the folder whose files are read: $HOME for global scope,
+	// a project for workspace scope. Absolute.
+	Root    string
+	Scope   model.Scope
+	Product model.Product
+	// Out, when set, is the folder the config will be written to: large
+	// bodies become file("…") calls and skill folders are copied next to
+	// it (Result.Files). Empty means everything inline.
+	Out string
+	// SecretDir is where secret_file() placeholders point; default
+	// <Root>/.config/agyconf/secrets.
+	SecretDir string
+}
+
+// Kinds of report items, in the order they are printed.
+const (
+	KindNotImported = "not imported"
+	KindConverted   = "converted"
+	KindSecret      = "secret"
+	KindHarness     = "harness"
+)
+
+var kindOrder = map[string]int{KindNotImported: 0, KindConverted: 1, KindSecret: 2, KindHarness: 3}
+
+// Item is one line of the report: something that was not imported, was
+// changed on the way, is a secret left out, or became a harness.
+type Item struct {
+	Kind string `json:"kind"`
+	// Path is relative to the root, with forward slashes.
+	Path string `json:"path"`
+	// Line and Column locate a parse error (1-based); zero otherwise.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// Unit names the entry inside the file (mcpServers.github.trust).
+	Unit   string `json:"unit,omitempty"`
+	Reason string `json:"reason"`
+	// Command is, for a secret, the command that creates its file.
+	Command string `json:"command,omitempty"`
+}
+
+// String is the report line: "KIND: PATH[:LINE:COL][ UNIT]: REASON".
+func (it Item) String() string {
+	var b strings.Builder
+	b.WriteString(it.Kind)
+	b.WriteString(": ")
+	b.WriteString(it.Path)
+	if it.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", it.Line, it.Column)
+	}
+	if it.Unit != "" {
+		b.WriteString(" ")
+		b.WriteString(it.Unit)
+	}
+	b.WriteString(": ")
+	b.WriteString(it.Reason)
+	return b.String()
+}
+
+// File is one file written next to the config when Options.Out is set.
+type File struct {
+	Data       []byte
+	Executable bool
+}
+
+// Result is an import.
+type Result struct {
+	// Config is what was imported, harness blocks included (unexpanded).
+	Config *model.Config
+	// HCL is the config's text, formatted.
+	HCL []byte
+	// Files are the bodies and skill folders the config reads, by path
+	// relative to Options.Out; empty without Out.
+	Files map[string]File
+	// Items is the report, sorted by kind, path and unit.
+	Items []Item
+	// Secrets are the secret values found inline, for the caller to keep
+	// out of anything it shows (the migration diff).
+	Secrets []string
+	// secretFiles maps each placeholder path to its value, for tests.
+	secretFiles map[string]string
+}
+
+// maxLiveFile bounds a live file read, the bound render and validate use.
+const maxLiveFile = 16 << 20
+
+type importer struct {
+	opts        Options
+	l           layout.Layout
+	cfg         *model.Config
+	items       []Item
+	files       map[string]File
+	needV       bool // prompt handlers or SessionStart: agy_version 1.1.25
+	values      []string
+	secretFiles map[string]string
+	// nSecrets counts the secret_file() placeholders written.
+	nSecrets int
+	// skillSrc is the source argument to write for a skill copied whole.
+	skillSrc map[*model.Skill]string
+	// bodyPath is where a body goes under Out, per unit.
+	bodyPath map[any]string
+	// tools collects tools entries harness recognition needs.
+	tools map[string]string
+}
+
+// Import reads the live files under opts.Root and returns the config that
+// describes them.
+func Import(opts Options) (*Result, error) {
+	st, err := os.Stat(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("root: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("root %s is not a folder", opts.Root)
+	}
+	if opts.SecretDir == "" {
+		opts.SecretDir = filepath.Join(opts.Root, ".config", "agyconf", "secrets")
+	}
+	agy := model.Agyconf{Scope: opts.Scope, Product: opts.Product}
+	im := &importer{
+		opts:        opts,
+		l:           layout.New(agy),
+		cfg:         &model.Config{Agyconf: agy},
+		files:       map[string]File{},
+		skillSrc:    map[*model.Skill]string{},
+		bodyPath:    map[any]string{},
+		tools:       map[string]string{},
+		secretFiles: map[string]string{},
+	}
+	im.run()
+	if im.needV {
+		im.cfg.Agyconf.AgyVersion = "1.1.25"
+	}
+	if len(im.tools) > 0 {
+		im.cfg.Tools = map[string]model.Tool{}
+		for k, v := range im.tools {
+			im.cfg.Tools[k] = model.Tool{Path: v}
+		}
+	}
+	hcl := im.generate()
+	sort.SliceStable(im.items, func(i, j int) bool {
+		a, b := im.items[i], im.items[j]
+		if kindOrder[a.Kind] != kindOrder[b.Kind] {
+			return kindOrder[a.Kind] < kindOrder[b.Kind]
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Unit < b.Unit
+	})
+	if opts.Out == "" {
+		im.files = nil
+	}
+	return &Result{Config: im.cfg, HCL: hcl, Files: im.files, Items: im.items, Secrets: im.values, secretFiles: im.secretFiles}, nil
+}
+
+func (im *importer) add(kind, p, unit, format string, args ...any) {
+	im.items = append(im.items, Item{Kind: kind, Path: p, Unit: unit, Reason: fmt.Sprintf(format, args...)})
+}
+
+func (im *importer) skip(p, unit, format string, args ...any) {
+	im.add(KindNotImported, p, unit, format, args...)
+}
+
+func (im *importer) conv(p, unit, format string, args ...any) {
+	im.add(KindConverted, p, unit, format, args...)
+}
+
+func (im *importer) run() {
+	im.mcpFiles()
+	if p, ok := im.l.Path(layout.Hooks); ok {
+		if doc, ok := im.readJSON(p); ok {
+			im.cfg.Hooks = im.hooks(p, doc)
+		}
+	}
+	if p, ok := im.l.Path(layout.Skills); ok {
+		im.cfg.Skills = im.skills(p, "skills")
+	}
+	if p, ok := im.l.Path(layout.Rules); ok {
+		im.cfg.Rules = im.rules(p, "rules")
+	}
+	if p, ok := im.l.Path(layout.GlobalRules); ok {
+		im.cfg.Rules = append(im.cfg.Rules, im.globalRules(p)...)
+	}
+	if p, ok := im.l.Path(layout.Agents); ok {
+		im.cfg.Agents = im.agents(p, "agents")
+	}
+	im.workflowDirs()
+	im.settingsFile()
+	if p, ok := im.l.Path(layout.Plugins); ok {
+		im.plugins(p)
+	}
+	if im.opts.Scope == model.ScopeWorkspace {
+		for _, legacy := range []string{".agent", "_agents", "_agent"} {
+			if fi, err := os.Stat(im.abs(legacy)); err == nil && fi.IsDir() {
+				im.skip(legacy, "", "a legacy customization root; import reads .agents/, the root agyconf writes: move its files there first")
+			}
+		}
+	}
+	im.recognise()
+	sortConfig(im.cfg)
+}
+
+func (im *importer) abs(rel string) string {
+	return filepath.Join(im.opts.Root, filepath.FromSlash(rel))
+}
+
+// readFile reads a live file; a missing one is (nil, false) silently.
+func (im *importer) readFile(rel string) ([]byte, bool) {
+	full := im.abs(rel)
+	st, err := os.Lstat(full)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		st, err = os.Stat(full)
+	}
+	if err != nil {
+		im.skip(rel, "", "cannot be read: %v", unwrap(err))
+		return nil, false
+	}
+	if !st.Mode().IsRegular() {
+		im.skip(rel, "", "is not a regular file")
+		return nil, false
+	}
+	if st.Size() > maxLiveFile {
+		im.skip(rel, "", "is %d bytes; agyconf reads live files of at most %d MiB", st.Size(), maxLiveFile>>20)
+		return nil, false
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		im.skip(rel, "", "cannot be read: %v", unwrap(err))
+		return nil, false
+	}
+	return data, true
+}
+
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// readJSON reads and parses a live JSON file the way agy's loaders do
+// (encoding/json, numbers kept as written); a parse error is reported
+// with its line and column.
+func (im *importer) readJSON(rel string) (any, bool) {
+	data, ok := im.readFile(rel)
+	if !ok {
+		return nil, false
+	}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: 1, Column: 1, Reason: "does not parse: a UTF-8 byte order mark, which agy's JSON loader refuses (the file is dropped)"})
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil {
+		if _, terr := dec.Token(); terr == nil {
+			err = fmt.Errorf("data after the top-level value")
+			off := dec.InputOffset()
+			line, col := lineCol(data, int(off))
+			im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: "does not parse: " + err.Error()})
+			return nil, false
+		}
+		return v, true
+	}
+	off := int(dec.InputOffset())
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = int(se.Offset)
+		if off > 0 {
+			off-- // the offset is after the offending byte
+		}
+	case errors.As(err, &te):
+		off = int(te.Offset)
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		off = len(data)
+	}
+	line, col := lineCol(data, off)
+	im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: "does not parse: " + err.Error()})
+	return nil, false
+}
+
+func lineCol(data []byte, off int) (int, int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	line, col := 1, 1
+	for _, c := range data[:off] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// listDir returns a folder's entries sorted by name, hidden ones left out;
+// a missing folder is empty.
+func (im *importer) listDir(rel string) []fs.DirEntry {
+	es, err := os.ReadDir(im.abs(rel))
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			im.skip(rel, "", "cannot be read: %v", unwrap(err))
+		}
+		return nil
+	}
+	var out []fs.DirEntry
+	for _, e := range es {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func sortConfig(cfg *model.Config) {
+	sort.Slice(cfg.MCPServers, func(i, j int) bool { return cfg.MCPServers[i].Name < cfg.MCPServers[j].Name })
+	sort.Slice(cfg.Hooks, func(i, j int) bool { return cfg.Hooks[i].Name < cfg.Hooks[j].Name })
+	sort.Slice(cfg.Skills, func(i, j int) bool { return cfg.Skills[i].Name < cfg.Skills[j].Name })
+	sort.Slice(cfg.Rules, func(i, j int) bool { return cfg.Rules[i].Name < cfg.Rules[j].Name })
+	sort.Slice(cfg.Agents, func(i, j int) bool { return cfg.Agents[i].Name < cfg.Agents[j].Name })
+	sort.Slice(cfg.Workflows, func(i, j int) bool { return cfg.Workflows[i].Name < cfg.Workflows[j].Name })
+	sort.Slice(cfg.Plugins, func(i, j int) bool { return cfg.Plugins[i].Name < cfg.Plugins[j].Name })
+	sort.Slice(cfg.Harnesses, func(i, j int) bool { return cfg.Harnesses[i].Kind < cfg.Harnesses[j].Kind })
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func join(elems ...string) string { return path.Join(elems...) }

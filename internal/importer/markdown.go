@@ -1,0 +1,584 @@
+package importer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agyconf/agyconf/internal/frontmatter"
+	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/model"
+)
+
+// Markdown returns a markdown document's frontmatter (parsed, comments
+// and the generated-file marker gone) and its body without leading and
+// trailing blank lines: the normal form in which an imported document and
+// its render are compared. A document without frontmatter has an empty map.
+func Markdown(doc []byte) (map[string]any, string, error) {
+	fm, body, _, err := frontmatter.Split(doc)
+	if err == frontmatter.ErrNone {
+		return map[string]any{}, normBody(string(doc)), nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	m, err := frontmatter.Parse(fm)
+	if err != nil {
+		return nil, "", err
+	}
+	return m, normBody(string(body)), nil
+}
+
+func normBody(b string) string {
+	b = strings.TrimLeft(b, "\n")
+	return strings.TrimRight(b, "\n")
+}
+
+// markdownFile reads and splits one markdown file; on a problem it
+// reports it and returns false.
+func (im *importer) markdownFile(rel string, needFM bool) (map[string]any, string, bool) {
+	data, ok := im.readFile(rel)
+	if !ok {
+		return nil, "", false
+	}
+	if !utf8.Valid(data) {
+		im.skip(rel, "", "is not valid UTF-8")
+		return nil, "", false
+	}
+	fm, body, line, err := frontmatter.Split(data)
+	if err == frontmatter.ErrNone {
+		if needFM {
+			im.skip(rel, "", "has no frontmatter (a --- block with name and description), which Antigravity needs")
+			return nil, "", false
+		}
+		return map[string]any{}, normBody(string(data)), true
+	}
+	if err != nil {
+		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: 1, Column: 1, Reason: "does not parse: " + err.Error()})
+		return nil, "", false
+	}
+	m, err := frontmatter.Parse(fm)
+	if err != nil {
+		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: 1, Reason: "the frontmatter does not parse: " + err.Error()})
+		return nil, "", false
+	}
+	return m, normBody(string(body)), true
+}
+
+func fmString(m map[string]any, k string) (string, bool, bool) {
+	v, has := m[k]
+	if !has {
+		return "", false, true
+	}
+	s, ok := v.(string)
+	return s, true, ok
+}
+
+func fmStrings(v any) ([]string, bool) {
+	xs, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := []string{}
+	for _, x := range xs {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+func (im *importer) unknownKeys(rel string, m map[string]any, known ...string) {
+	for _, k := range sortedKeys(m) {
+		found := false
+		for _, kk := range known {
+			if k == kk {
+				found = true
+			}
+		}
+		if !found {
+			im.skip(rel, k, "a frontmatter key the input language does not know; it is not written")
+		}
+	}
+}
+
+// skills imports every skill folder under dir; bodyDir is where bodies
+// and copies go under Out.
+func (im *importer) skills(dir, outDir string) []*model.Skill {
+	var out []*model.Skill
+	for _, e := range im.listDir(dir) {
+		rel := join(dir, e.Name())
+		if !e.IsDir() {
+			if strings.HasSuffix(e.Name(), ".md") {
+				im.skip(rel, "", "a flat skill file is never discovered; Antigravity reads skills/<name>/SKILL.md")
+			} else {
+				im.skip(rel, "", "not a skill folder")
+			}
+			continue
+		}
+		if s := im.skill(rel, e.Name(), outDir); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+const maxSkillBody = 24000
+
+func (im *importer) skill(rel, name, outDir string) *model.Skill {
+	if p := skillNameProblem(name); p != "" {
+		im.skip(rel, "", "the skill name %q cannot be declared: %s", name, p)
+		return nil
+	}
+	md := join(rel, "SKILL.md")
+	if _, err := os.Stat(im.abs(md)); err != nil {
+		im.skip(rel, "", "has no SKILL.md, so Antigravity does not load it")
+		return nil
+	}
+	m, body, ok := im.markdownFile(md, true)
+	if !ok {
+		return nil
+	}
+	desc, has, isStr := fmString(m, "description")
+	if !has || !isStr || strings.TrimSpace(desc) == "" {
+		im.skip(md, "", "the frontmatter has no description, which a skill needs")
+		return nil
+	}
+	if n, has := m["name"]; has && n != name {
+		im.skip(md, "", "the frontmatter names the skill %v, but its folder is %q; rename one of them", n, name)
+		return nil
+	}
+	files, err := readTree(im.abs(rel))
+	if err != nil {
+		im.skip(rel, "", "%v", err)
+		return nil
+	}
+	extraKeys := false
+	for k := range m {
+		if k != "name" && k != "description" {
+			extraKeys = true
+		}
+	}
+	s := &model.Skill{Name: name}
+	if len(files) == 1 && !extraKeys {
+		if len(body) > maxSkillBody {
+			im.skip(md, "", "the body is %d bytes; agyconf refuses more than %d (the loader keeps no more)", len(body), maxSkillBody)
+			return nil
+		}
+		if body == "" {
+			im.skip(md, "", "the body is empty; a skill needs instructions")
+			return nil
+		}
+		s.Description, s.Body = desc, body
+		im.bodyPath[s] = join(outDir, name+".md")
+		return s
+	}
+	for _, f := range files {
+		if f.Path == "SKILL.md" && len(f.Data) > maxSkillBody {
+			im.skip(md, "", "the file is %d bytes; agyconf refuses more than %d (the loader keeps no more)", len(f.Data), maxSkillBody)
+			return nil
+		}
+	}
+	s.Files, s.Source = files, im.abs(rel)
+	switch {
+	case im.opts.Out != "":
+		src := join(outDir, name)
+		for _, f := range files {
+			im.files[join(src, f.Path)] = File{Data: f.Data, Executable: f.Executable}
+		}
+		im.skillSrc[s] = src
+	case im.opts.Scope == model.ScopeWorkspace:
+		// Relative to the workspace root, where the config is meant to be
+		// saved: absolute paths are refused in workspace scope.
+		im.skillSrc[s] = rel
+	default:
+		im.skillSrc[s] = im.abs(rel)
+	}
+	return s
+}
+
+// readTree reads a skill folder as internal/config does: regular files
+// only, hidden entries skipped, at most 1,000 files and 8 MiB.
+func readTree(dir string) ([]model.File, error) {
+	var files []model.File
+	total := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link, which agyconf refuses in a skill folder (it could copy anything into the tree)", filepath.ToSlash(rel))
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", filepath.ToSlash(rel))
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		total += len(data)
+		if len(files) >= 1000 || total > 8<<20 {
+			return fmt.Errorf("the folder holds more than 1,000 files or 8 MiB, more than agyconf copies")
+		}
+		sum := sha256.Sum256(data)
+		files = append(files, model.File{Path: filepath.ToSlash(rel), Data: data, Executable: info.Mode()&0o111 != 0, SHA256: hex.EncodeToString(sum[:])})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+const maxRuleChars = 12000
+
+// rules imports every rule file of a rules folder.
+func (im *importer) rules(dir, outDir string) []*model.Rule {
+	var out []*model.Rule
+	for _, e := range im.listDir(dir) {
+		rel := join(dir, e.Name())
+		name, isMD := strings.CutSuffix(e.Name(), ".md")
+		if e.IsDir() || !isMD {
+			im.skip(rel, "", "not a rule file (<name>.md); Antigravity does not read it as a rule")
+			continue
+		}
+		if p := entryNameProblem(name); p != "" {
+			im.skip(rel, "", "the rule name %q cannot be declared: %s", name, p)
+			continue
+		}
+		m, body, ok := im.markdownFile(rel, false)
+		if !ok {
+			continue
+		}
+		r := &model.Rule{Name: name, Trigger: model.TriggerAlwaysOn, Body: body}
+		t, has, isStr := fmString(m, "trigger")
+		switch {
+		case !has:
+			im.conv(rel, "trigger", "missing; written as always_on")
+		case !isStr:
+			im.skip(rel, "", "trigger is not a string")
+			continue
+		case t == model.TriggerAlwaysOn || t == model.TriggerGlob || t == model.TriggerModelDecision || t == model.TriggerManual:
+			r.Trigger = t
+		default:
+			im.skip(rel, "", "trigger %q is not one of always_on, glob, model_decision, manual", t)
+			continue
+		}
+		if g, has := m["globs"]; has {
+			var globs []string
+			switch gv := g.(type) {
+			case string:
+				globs = strings.Split(gv, ",")
+			default:
+				xs, ok := fmStrings(g)
+				if !ok {
+					im.skip(rel, "", "globs is neither a string nor a list of strings")
+					continue
+				}
+				im.conv(rel, "globs", "a list; written as one comma-separated string, the form Antigravity reads")
+				globs = xs
+			}
+			var clean []string
+			for _, x := range globs {
+				if x = strings.TrimSpace(x); x != "" {
+					clean = append(clean, x)
+				}
+			}
+			if r.Trigger != model.TriggerGlob {
+				im.skip(rel, "globs", "globs apply only to trigger glob; Antigravity ignores them here")
+			} else {
+				if s, isStr := g.(string); isStr && s != strings.Join(clean, ",") {
+					im.conv(rel, "globs", "written as %q (spaces and empty parts dropped)", strings.Join(clean, ","))
+				}
+				r.Globs = clean
+			}
+		}
+		if r.Trigger == model.TriggerGlob && len(r.Globs) == 0 {
+			im.skip(rel, "", "trigger glob without globs")
+			continue
+		}
+		if d, has, isStr := fmString(m, "description"); has {
+			if !isStr || d == "" {
+				im.skip(rel, "description", "is not a non-empty string")
+			} else {
+				r.Description = d
+			}
+		}
+		if r.Trigger == model.TriggerModelDecision && r.Description == "" {
+			im.skip(rel, "", "trigger model_decision without a description")
+			continue
+		}
+		im.unknownKeys(rel, m, "trigger", "globs", "description")
+		if !im.bodyOK(rel, body) {
+			continue
+		}
+		im.bodyPath[r] = join(outDir, name+".md")
+		out = append(out, r)
+	}
+	return out
+}
+
+func (im *importer) bodyOK(rel, body string) bool {
+	if body == "" {
+		im.skip(rel, "", "the body is empty; agyconf needs one")
+		return false
+	}
+	if n := utf8.RuneCountInString(body); n > maxRuleChars {
+		im.skip(rel, "", "the body has %d characters; Antigravity reads at most %d", n, maxRuleChars)
+		return false
+	}
+	return true
+}
+
+// Managed block markers of the global GEMINI.md (internal/apply/block.go).
+const (
+	blockBegin = "<!-- BEGIN agyconf: managed block; edits here are overwritten by agyconf render -->"
+	blockEnd   = "<!-- END agyconf -->"
+)
+
+// globalRules imports the rules of GEMINI.md's managed block, which render
+// writes as "## name", a blank line and the body, rules sorted by name.
+// The split is accepted only when writing the rules back gives the block's
+// exact text.
+func (im *importer) globalRules(rel string) []*model.Rule {
+	data, ok := im.readFile(rel)
+	if !ok {
+		return nil
+	}
+	text := string(data)
+	bi, ei := strings.Index(text, blockBegin+"\n"), strings.Index(text, "\n"+blockEnd)
+	if bi < 0 || ei < 0 || ei < bi {
+		if strings.TrimSpace(text) != "" {
+			im.skip(rel, "", "no agyconf managed block: the text is yours and stays as it is (agyconf adds its block after it); move rules into rule blocks by hand if you want agyconf to own them")
+		}
+		return nil
+	}
+	outside := text[:bi] + text[ei+len(blockEnd)+1:]
+	if strings.TrimSpace(outside) != "" {
+		im.skip(rel, "", "the text outside agyconf's managed block is yours and stays as it is")
+	}
+	block := text[bi+len(blockBegin)+1 : ei+1]
+	var rules []*model.Rule
+	var cur *model.Rule
+	var lines []string
+	flush := func() {
+		if cur != nil {
+			cur.Body = normBody(strings.Join(lines, "\n"))
+			rules = append(rules, cur)
+		}
+	}
+	for _, ln := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if n, isHead := strings.CutPrefix(ln, "## "); isHead && entryNameProblem(n) == "" && (cur == nil || len(lines) == 0 || lines[len(lines)-1] == "") {
+			flush()
+			cur, lines = &model.Rule{Name: n, Trigger: model.TriggerAlwaysOn}, nil
+			continue
+		}
+		lines = append(lines, ln)
+	}
+	flush()
+	// Written back as render writes it: sorted, joined by blank lines.
+	sorted := append([]*model.Rule(nil), rules...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	var b bytes.Buffer
+	for i, r := range sorted {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "## %s\n\n%s\n", r.Name, r.Body)
+	}
+	if b.String() != block || len(rules) == 0 {
+		im.skip(rel, "", "the managed block cannot be split into rules that render back to the same text (edited by hand?); it is not imported")
+		return nil
+	}
+	for _, r := range rules {
+		im.bodyPath[r] = join("rules", r.Name+".md")
+	}
+	return rules
+}
+
+// agents imports the subagents of an agents folder.
+func (im *importer) agents(dir, outDir string) []*model.Agent {
+	var out []*model.Agent
+	for _, e := range im.listDir(dir) {
+		rel := join(dir, e.Name())
+		if e.IsDir() {
+			im.skip(rel, "", "a subagent folder (<name>/agent.md); agyconf writes <name>.md only")
+			continue
+		}
+		name, isMD := strings.CutSuffix(e.Name(), ".md")
+		if !isMD {
+			im.skip(rel, "", "not a subagent file (<name>.md)")
+			continue
+		}
+		if p := entryNameProblem(name); p != "" {
+			im.skip(rel, "", "the subagent name %q cannot be declared: %s", name, p)
+			continue
+		}
+		m, body, ok := im.markdownFile(rel, true)
+		if !ok {
+			continue
+		}
+		a := &model.Agent{Name: name, Body: body}
+		if n, has := m["name"]; has && n != name {
+			im.skip(rel, "", "the frontmatter names it %v, but the file is %s.md; rename one of them", n, name)
+			continue
+		} else if !has {
+			im.conv(rel, "name", "missing; written as %q", name)
+		}
+		d, has, isStr := fmString(m, "description")
+		if !has || !isStr || d == "" {
+			im.skip(rel, "", "the frontmatter has no description, which a subagent needs")
+			continue
+		}
+		a.Description = d
+		bad := false
+		for _, k := range sortedKeys(m) {
+			v := m[k]
+			switch k {
+			case "name", "description":
+			case "model", "commandExecutionPolicy":
+				s, ok := v.(string)
+				if !ok || s == "" {
+					im.skip(rel, k, "is not a non-empty string; not written")
+					continue
+				}
+				if k == "model" {
+					a.Model = s
+				} else {
+					a.CommandExecutionPolicy = s
+				}
+			case "tools", "mcpServers", "skills":
+				xs, ok := fmStrings(v)
+				if !ok {
+					im.skip(rel, k, "is not a list of strings; not written")
+					continue
+				}
+				switch k {
+				case "tools":
+					a.Tools = xs
+				case "mcpServers":
+					a.MCPServers = xs
+				default:
+					a.Skills = xs
+				}
+			case "mainAgent", "subagent", "hidden", "inheritMcp":
+				b, ok := v.(bool)
+				if !ok {
+					im.skip(rel, k, "is not a boolean; not written")
+					continue
+				}
+				switch k {
+				case "mainAgent":
+					a.MainAgent = &b
+				case "subagent":
+					a.Subagent = &b
+				case "hidden":
+					a.Hidden = &b
+				default:
+					a.InheritMCP = &b
+				}
+			default:
+				im.skip(rel, k, "a frontmatter key the input language does not know; it is not written")
+			}
+		}
+		if bad || body == "" {
+			im.skip(rel, "", "the body (the system prompt) is empty")
+			continue
+		}
+		im.bodyPath[a] = join(outDir, name+".md")
+		out = append(out, a)
+	}
+	return out
+}
+
+// workflowDirs imports workflows: with product "both" from both folders,
+// which render writes alike.
+func (im *importer) workflowDirs() {
+	dirs := im.l.Paths(layout.Workflows)
+	byName := map[string]*model.Workflow{}
+	from := map[string]string{}
+	for _, dir := range dirs {
+		for _, w := range im.workflows(dir) {
+			if prev, dup := byName[w.Name]; dup {
+				if prev.Body != w.Body || prev.Description != w.Description {
+					im.skip(join(dir, w.Name+".md"), "", "differs from %s, which is imported; agyconf writes one workflow to both folders", join(from[w.Name], w.Name+".md"))
+				}
+				continue
+			}
+			byName[w.Name], from[w.Name] = w, dir
+		}
+	}
+	for _, n := range sortedKeys(byName) {
+		w := byName[n]
+		for _, dir := range dirs {
+			if dir != from[n] {
+				if _, err := os.Stat(im.abs(join(dir, n+".md"))); err != nil {
+					im.conv(join(from[n], n+".md"), "", "render writes it to %s too (product %q has both folders)", dir, im.opts.Product)
+				}
+			}
+		}
+		im.bodyPath[w] = join("workflows", n+".md")
+		im.cfg.Workflows = append(im.cfg.Workflows, w)
+	}
+}
+
+func (im *importer) workflows(dir string) []*model.Workflow {
+	var out []*model.Workflow
+	for _, e := range im.listDir(dir) {
+		rel := join(dir, e.Name())
+		name, isMD := strings.CutSuffix(e.Name(), ".md")
+		if e.IsDir() || !isMD {
+			im.skip(rel, "", "not a workflow file (<name>.md)")
+			continue
+		}
+		if p := entryNameProblem(name); p != "" {
+			im.skip(rel, "", "the workflow name %q cannot be declared: %s", name, p)
+			continue
+		}
+		m, body, ok := im.markdownFile(rel, false)
+		if !ok {
+			continue
+		}
+		w := &model.Workflow{Name: name, Body: body}
+		if d, has, isStr := fmString(m, "description"); has {
+			if !isStr || d == "" {
+				im.skip(rel, "description", "is not a non-empty string; not written")
+			} else {
+				w.Description = d
+			}
+		}
+		im.unknownKeys(rel, m, "description")
+		if !im.bodyOK(rel, body) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}

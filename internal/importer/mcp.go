@@ -1,0 +1,390 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"github.com/agyconf/agyconf/internal/config"
+	"net/url"
+	"path/filepath"
+	"regexp"
+
+	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/shellquote"
+)
+
+// legacyIDEMCP is the IDE's old global mcp_config.json, which MemPalace
+// and others still document (reference §1).
+const legacyIDEMCP = ".gemini/antigravity/mcp_config.json"
+
+func (im *importer) mcpFiles() {
+	p, ok := im.l.Path(layout.MCPConfig)
+	if !ok {
+		return
+	}
+	var servers []*model.MCPServer
+	if doc, ok := im.readJSON(p); ok {
+		servers = im.mcpServers(p, doc, "")
+	}
+	if im.opts.Scope == model.ScopeGlobal && im.opts.Product != model.ProductCLI {
+		if doc, ok := im.readJSON(legacyIDEMCP); ok {
+			have := map[string]bool{}
+			for _, s := range servers {
+				have[s.Name] = true
+			}
+			for _, s := range im.mcpServers(legacyIDEMCP, doc, "") {
+				if have[s.Name] {
+					im.skip(legacyIDEMCP, "mcpServers."+s.Name, "%s declares a server of the same name, which is imported instead", p)
+					continue
+				}
+				im.conv(legacyIDEMCP, "mcpServers."+s.Name, "read from the IDE's legacy file; agyconf writes it to %s (add agyconf { layout { legacy_mcp_config = %q } } to keep writing the old file too)", p, legacyIDEMCP)
+				servers = append(servers, s)
+			}
+		}
+	}
+	im.cfg.MCPServers = servers
+}
+
+var mcpKnown = map[string]bool{
+	"command": true, "args": true, "env": true, "cwd": true, "serverUrl": true, "url": true, "httpUrl": true,
+	"type": true, "headers": true, "authProviderType": true, "oauth": true, "disabled": true,
+	"disabledTools": true, "enabled": true,
+}
+
+// mcpServers imports the servers of one mcp_config.json; ns is the
+// plugin's name for a plugin's file.
+func (im *importer) mcpServers(file string, doc any, ns string) []*model.MCPServer {
+	root, ok := doc.(map[string]any)
+	if !ok {
+		im.skip(file, "", "the top level is not an object: agy refuses the file at startup")
+		return nil
+	}
+	for _, k := range sortedKeys(root) {
+		if k != "mcpServers" {
+			im.skip(file, k, "not a key of mcp_config.json; agy ignores it")
+		}
+	}
+	all, ok := root["mcpServers"].(map[string]any)
+	if !ok {
+		if root["mcpServers"] != nil {
+			im.skip(file, "mcpServers", "is not an object; agy reads no server from this file")
+		}
+		return nil
+	}
+	var out []*model.MCPServer
+	for _, name := range sortedKeys(all) {
+		if s := im.mcpServer(file, ns, name, all[name]); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
+	unit := "mcpServers." + name
+	if p := entryNameProblem(name); p != "" {
+		im.skip(file, unit, "the server name cannot be declared: %s", p)
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		im.skip(file, unit, "is not an object; agy drops it")
+		return nil
+	}
+	// Type violations agy answers by dropping the server (reference §3).
+	for _, k := range []string{"command", "serverUrl", "url", "httpUrl", "cwd", "authProviderType"} {
+		if x, has := m[k]; has {
+			if _, isStr := x.(string); !isStr {
+				im.skip(file, unit, "%s is not a string; agy drops the server", k)
+				return nil
+			}
+		}
+	}
+	for _, k := range []string{"args", "disabledTools"} {
+		if x, has := m[k]; has {
+			if _, ok := stringList(x); !ok {
+				im.skip(file, unit, "%s is not a list of strings; agy drops the server", k)
+				return nil
+			}
+		}
+	}
+	for _, k := range []string{"env", "headers"} {
+		if x, has := m[k]; has {
+			if _, ok := stringMap(x); !ok {
+				im.skip(file, unit, "%s is not an object of strings; agy drops the server", k)
+				return nil
+			}
+		}
+	}
+	if a, has := m["authProviderType"]; has && a != "google_credentials" {
+		im.skip(file, unit, "authProviderType %q: agy accepts only \"google_credentials\" and drops the server", a)
+		return nil
+	}
+	for _, k := range sortedKeys(m) {
+		if !mcpKnown[k] {
+			im.skip(file, unit+"."+k, "unknown key; agy ignores it and the input language has no place for it")
+		}
+	}
+	if e, has := m["enabled"]; has {
+		im.skip(file, unit+".enabled", "agy does not read enabled on a server (it runs whatever enabled says: %v); write disabled = true to turn it off", jsonText(e))
+	}
+
+	srv := &model.MCPServer{Name: name}
+	secretsBefore := im.nSecrets
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	remoteURL, urlKey := str("serverUrl"), "serverUrl"
+	if remoteURL == "" && str("url") != "" {
+		remoteURL, urlKey = str("url"), "url"
+		im.conv(file, unit+".url", "written as serverUrl, the field agy reads first (agy reads url too: no change in behaviour)")
+	}
+	if remoteURL == "" && str("httpUrl") != "" {
+		remoteURL, urlKey = str("httpUrl"), "httpUrl"
+		im.conv(file, unit+".httpUrl", "written as serverUrl: agy does not read httpUrl, so this server connected nowhere until now")
+	}
+	if urlKey == "serverUrl" {
+		for _, k := range []string{"url", "httpUrl"} {
+			if _, has := m[k]; has {
+				im.skip(file, unit+"."+k, "serverUrl wins over it; agy ignores it")
+			}
+		}
+	}
+	if _, has := m["type"]; has {
+		im.skip(file, unit+".type", "not written: agyconf writes remote servers as serverUrl, which needs no type")
+	}
+	if remoteURL != "" {
+		if u, err := url.Parse(remoteURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
+			im.skip(file, unit, "%s %q is not an absolute http or https URL", urlKey, remoteURL)
+			return nil
+		}
+		srv.ServerURL = remoteURL
+		for _, k := range []string{"command", "args", "env", "cwd"} {
+			if _, has := m[k]; has {
+				im.skip(file, unit+"."+k, "a remote server (%s) ignores it: agy uses the URL", urlKey)
+			}
+		}
+		if h, has := m["headers"]; has {
+			hm, _ := stringMap(h)
+			srv.Headers = im.secretMap(file, ns, name, "headers", hm)
+		}
+		if a := str("authProviderType"); a != "" {
+			srv.AuthProviderType = a
+		}
+		if o, has := m["oauth"]; has {
+			srv.OAuth = im.oauth(file, ns, name, unit+".oauth", o)
+		}
+		srv.SecretMode = model.SecretInline
+	} else {
+		cmd := str("command")
+		if cmd == "" {
+			im.skip(file, unit, "no command, serverUrl or url: agy loads it and never connects")
+			return nil
+		}
+		srv.Command = cmd
+		if a, has := m["args"]; has {
+			args, _ := stringList(a)
+			if len(args) == 0 {
+				im.conv(file, unit+".args", "an empty list is left out")
+			}
+			for i, arg := range args {
+				srv.Args = append(srv.Args, im.secretValue(file, ns, name, fmt.Sprintf("%s.args[%d]", unit, i), fmt.Sprintf("arg%d", i), "", arg, jqFilter(name, "args", "", i)))
+			}
+			for _, a := range srv.Args {
+				if a == nil {
+					im.skip(file, unit, "an argument holds a credential, which a workspace tree may not carry")
+					return nil
+				}
+			}
+		}
+		if e, has := m["env"]; has {
+			em, _ := stringMap(e)
+			env := map[string]string{}
+			for _, k := range sortedKeys(em) {
+				if config.NameProblem(config.EnvName, k) != "" {
+					im.skip(file, unit+".env."+k, "not a valid environment variable name")
+					continue
+				}
+				env[k] = em[k]
+			}
+			srv.Env = im.secretMap(file, ns, name, "env", env)
+			if len(em) == 0 {
+				im.conv(file, unit+".env", "an empty object is left out")
+			}
+		}
+		if c := str("cwd"); c != "" {
+			srv.Cwd = c
+		} else if _, has := m["cwd"]; has {
+			im.conv(file, unit+".cwd", "an empty cwd is left out")
+		}
+		for _, k := range []string{"headers", "authProviderType", "oauth"} {
+			if _, has := m[k]; has {
+				im.skip(file, unit+"."+k, "applies to remote servers only; this one has command")
+			}
+		}
+		if im.nSecrets > secretsBefore {
+			// Inline keeps the file as agy reads it today, now mode
+			// 0600; drop secret_mode for agyhook exec-env instead.
+			srv.SecretMode = model.SecretInline
+		}
+	}
+	if d, has := m["disabled"]; has {
+		b, ok := d.(bool)
+		if !ok {
+			im.skip(file, unit+".disabled", "is not a boolean")
+		}
+		srv.Disabled = b
+		if ok && !b {
+			im.conv(file, unit+".disabled", "false is the default and is left out")
+		}
+	}
+	if d, has := m["disabledTools"]; has {
+		tools, _ := stringList(d)
+		if len(tools) == 0 {
+			im.conv(file, unit+".disabledTools", "an empty list is left out")
+		} else {
+			srv.DisabledTools = tools
+		}
+	}
+	return srv
+}
+
+func (im *importer) oauth(file, ns, server, unit string, v any) *model.OAuth {
+	m, ok := v.(map[string]any)
+	if !ok {
+		im.skip(file, unit, "is not an object")
+		return nil
+	}
+	o := &model.OAuth{}
+	for _, k := range sortedKeys(m) {
+		s, isStr := m[k].(string)
+		switch {
+		case k != "clientId" && k != "clientSecret":
+			im.skip(file, unit+"."+k, "unknown key; the input language has only clientId and clientSecret")
+		case !isStr:
+			im.skip(file, unit+"."+k, "is not a string")
+		case k == "clientId":
+			o.ClientID = model.Str{{Text: s}}
+		default:
+			o.ClientSecret = im.secretValue(file, ns, server, unit+"."+k, "oauth-client-secret", k, s, jqFilter(server, "oauth", k, 0))
+			if o.ClientSecret == nil {
+				return nil
+			}
+		}
+	}
+	if o.ClientID == nil {
+		im.skip(file, unit, "an oauth object without clientId cannot be declared")
+		return nil
+	}
+	return o
+}
+
+func (im *importer) secretMap(file, ns, server, field string, m map[string]string) map[string]model.Str {
+	unit := "mcpServers." + server + "." + field
+	headers := field == "headers"
+	if len(m) == 0 {
+		return nil
+	}
+	out := map[string]model.Str{}
+	for _, k := range sortedKeys(m) {
+		if headers {
+			if p := headerNameProblem(k); p != "" {
+				im.skip(file, unit+"."+k, "%s", p)
+				continue
+			}
+		}
+		if v := im.secretValue(file, ns, server, unit+"."+k, k, k, m[k], jqFilter(server, field, k, 0)); v != nil {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+var (
+	secretKeyRe   = regexp.MustCompile(`(?i)TOKEN|SECRET|KEY|PASSWORD|PASSWD|AUTH|CREDENTIAL`)
+	secretValueRe = regexp.MustCompile(`^(?i:bearer|basic|token) \S|ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|sk-|xox[abpr]-|AIza[0-9A-Za-z_-]{20}`)
+	fileSafeRe    = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+)
+
+// secretValue returns v as a Str, or, when it looks like a credential,
+// a secret_file() reference to a placeholder path (global scope) and a
+// report item saying how to create the file; in workspace scope, where
+// secret_file() is refused, nil and a not-imported item. A value is a
+// credential when its key says so (env, headers; always for an OAuth
+// client secret) or its text does.
+func (im *importer) secretValue(file, ns, server, unit, slot, key, v, jq string) model.Str {
+	isSecret := v != "" && (slot == "oauth-client-secret" || (key != "" && secretKeyRe.MatchString(key)) || secretValueRe.MatchString(v))
+	if !isSecret {
+		return model.Str{{Text: v}}
+	}
+	im.values = append(im.values, v)
+	if im.opts.Scope == model.ScopeWorkspace {
+		im.skip(file, unit, "looks like a credential; a workspace tree is committed and agyconf refuses secret_file() there: move the server to a global config")
+		return nil
+	}
+	name := server + "-" + slot
+	if ns != "" {
+		name = ns + "-" + name
+	}
+	p := filepath.Join(im.opts.SecretDir, fileSafeRe.ReplaceAllString(name, "_"))
+	cmd := fmt.Sprintf("(umask 077 && mkdir -p %s && jq -j %s %s > %s)",
+		shellquote.Quote(filepath.Dir(p)), shellquote.Quote(jq), shellquote.Quote(im.abs(file)), shellquote.Quote(p))
+	im.items = append(im.items, Item{Kind: KindSecret, Path: file, Unit: unit,
+		Reason:  fmt.Sprintf("value not printed; the config reads it with secret_file(%q): create that file (mode 0600) holding the value", p),
+		Command: cmd})
+	im.nSecrets++
+	im.secretFiles[p] = v
+	return model.Str{{SecretFile: p}}
+}
+
+// jqFilter is the jq filter reading one value of an mcp_config.json:
+// mcpServers[server][field][key], or [idx] for an argument.
+func jqFilter(server, field, key string, idx int) string {
+	q := func(s string) string { b, _ := json.Marshal(s); return "[" + string(b) + "]" }
+	f := ".mcpServers" + q(server) + q(field)
+	if key != "" {
+		return f + q(key)
+	}
+	return f + fmt.Sprintf("[%d]", idx)
+}
+
+func stringList(v any) ([]string, bool) {
+	xs, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+func stringMap(v any) (map[string]string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	out := map[string]string{}
+	for k, x := range m {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out[k] = s
+	}
+	return out, true
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
