@@ -1,10 +1,16 @@
-# A global setup: what one person wants in every Antigravity session.
+# A global setup: what one person wants in every Antigravity session —
+# a local MCP server whose token is read when agy starts it, a remote one
+# with an inline header, hooks, a skill, a subagent, permissions, settings,
+# a global rule and the MemPalace harness.
 # Try it:  agyconf render --config examples/global --root "$(mktemp -d)"
+# What it writes is committed in expected/ (a fake $HOME); check it with
+#          agyconf render --config examples/global --root examples/global/expected --check
 
 agyconf {
   scope       = "global" # renders into $HOME
   product     = "both"   # the agy CLI and the IDE
   agy_version = "1.5.0"  # the oldest agy you run; gates newer hook features
+  instance    = "example-global" # names the state file, whatever path the config is read from
 }
 
 # Every executable path agyconf may write. Commands not listed here are
@@ -16,12 +22,16 @@ tools {
 mcp_server "github" {
   command = "github-mcp-server"
   args    = ["stdio"]
-  # Read only when the file is written; shown as <secret> everywhere else.
-  # Real setups point at a secret manager's file, such as /run/secrets/github;
-  # the example ships a fake token next to this file.
-  env = { GITHUB_PERSONAL_ACCESS_TOKEN = secret_file(abspath("secrets/github-token")) }
+  # secret_mode "exec" (the default for local servers): the file is read by
+  # `agyhook exec-env` each time agy starts the server, and its value is
+  # written nowhere; mcp_config.json holds only the path. A file missing at
+  # render time is a warning (sops-nix and agenix decrypt late), not an error.
+  env = { GITHUB_PERSONAL_ACCESS_TOKEN = secret_file("/run/secrets/github-token") }
 }
 
+# A remote server: agy sends the headers itself, so the secret is read at
+# render time and written into mcp_config.json (mode 0600). The example ships
+# a fake key next to this file; it is shown as <secret> in diff and status.
 mcp_server "linear" {
   server_url     = "https://mcp.linear.app/sse"
   headers        = { Authorization = "Bearer ${secret_file(abspath("secrets/linear-key"))}" }

@@ -2,10 +2,14 @@
 # Nothing machine-specific may appear here (no env(), abspath() or secrets):
 # the rendered tree is committed and checked on other machines.
 # Try it:  agyconf render --config examples/workspace --root "$(mktemp -d)"
+# What it writes is committed in expected/ (a fake project tree, with the
+# state in .agyconf/ as a project commits it); check it with
+#          agyconf render --config examples/workspace --root examples/workspace/expected --check
 
 agyconf {
-  scope   = "workspace"
-  product = "both"
+  scope    = "workspace"
+  product  = "both"
+  instance = "example-workspace"
 }
 
 rule "go-style" {

@@ -15,7 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Exit codes, one table for every command (README, "Exit codes").
+// Exit codes, one table for every command (docs/cli.md, "Exit codes").
 const (
 	ExitOK       = 0 // done, in sync, no findings
 	ExitFindings = 1 // drift (--check, --exit-code) or findings (validate)

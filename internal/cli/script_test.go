@@ -19,7 +19,7 @@ var update = flag.Bool("u", false, "update testscript files with the actual outp
 // exitCodeFile is where the agyconf command of the scripts records the code
 // it exits with, inside the script's own $WORK/.tmp, for the exitcode
 // command to check. testscript's `! exec` only asserts "non-zero", and exact
-// codes are part of agyconf's contract (README, "Exit codes").
+// codes are part of agyconf's contract (docs/cli.md, "Exit codes").
 const exitCodeFile = "agyconf.exitcode"
 
 func TestMain(m *testing.M) {

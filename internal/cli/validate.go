@@ -28,7 +28,7 @@ secret files. Exits 0 when the config is valid, 1 when it has problems.
 With PATHs, lints Antigravity's own files as they are on disk, whoever
 wrote them: a global ~/.gemini, a workspace (.agents/, .agent/, _agents/,
 _agent/), a plugin folder, or single files recognised by name. Each finding
-has a rule id (README, "Rules"), a severity and file:line:column. Exits 1
+has a rule id (docs/validate.md), a severity and file:line:column. Exits 1
 when there are errors, or warnings with --strict. --format sarif writes
 SARIF 2.1.0 for code scanning.
 

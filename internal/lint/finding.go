@@ -14,7 +14,7 @@ const (
 	Warning Severity = "warning"
 )
 
-// Rule is one check, as documented in the README's rule table.
+// Rule is one check, as documented in the rule table of docs/validate.md.
 type Rule struct {
 	ID       string   // stable, such as "hooks/top-level-enabled"
 	Severity Severity // the default severity of its findings

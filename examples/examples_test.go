@@ -1,0 +1,329 @@
+// Tests of the bundled examples. Each examples/<name>/ is a config (its
+// *.hcl and *.json files; agyconf reads no subfolder as config) and
+// examples/<name>/expected/ is the tree agyconf renders from it, with
+// agyconf's state file, so that
+//
+//	agyconf render --config examples/<name> --root examples/<name>/expected --check
+//
+// exits 0, as a user's CI would run it. The tests run that check (on a copy,
+// so the lock a check takes stays out of the source tree), render each
+// example into an empty root and compare the result with expected/ file by
+// file, render it a second time (which must change nothing) and lint the
+// result with `agyconf validate`.
+//
+// examples/home-manager/agyconf.json is the model nix/model.nix produces
+// from examples/home-manager/options.nix; TestHomeManagerModel evaluates it
+// with nix-instantiate (skipped without it, unless CI is set).
+//
+// Regenerate everything with
+//
+//	AGYCONF_UPDATE_EXAMPLES=1 go test ./examples/
+//
+// (or go test ./examples/ -update).
+package examples_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agyconf/agyconf/internal/cli"
+	"github.com/agyconf/agyconf/internal/render"
+)
+
+var updateFlag = flag.Bool("update", false, "rewrite every examples/<name>/expected tree and examples/home-manager/agyconf.json")
+
+// updateEnv is the environment variable that does what -update does, as
+// AGYCONF_UPDATE_README and AGYCONF_UPDATE_DOCS do for their files.
+const updateEnv = "AGYCONF_UPDATE_EXAMPLES"
+
+func update() bool { return *updateFlag || os.Getenv(updateEnv) != "" }
+
+// expectedDir is the folder of an example's rendered tree.
+const expectedDir = "expected"
+
+// machineLocal reports whether a path below a render root is one agyconf
+// keeps on the machine and never in expected/: the lock a render or check
+// takes and the cache a render leaves, both beside the state.
+func machineLocal(rel string) bool {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for i, p := range parts {
+		if i > 0 && (parts[i-1] == "agyconf" || parts[i-1] == ".agyconf") && (p == "lock" || p == "cache") {
+			return true
+		}
+	}
+	return false
+}
+
+// examples lists the example folders: every folder here with a config file
+// directly inside.
+func examples(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if len(configFiles(t, e.Name())) > 0 {
+			out = append(out, e.Name())
+		}
+	}
+	for _, want := range []string{"global", "harnesses", "home-manager", "nix-json", "plugin", "workspace"} {
+		if !contains(out, want) {
+			t.Errorf("example %s is missing", want)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// configFiles returns an example's config files, as agyconf reads a folder:
+// *.hcl and *.json directly inside it, hidden files skipped.
+func configFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.Type().IsRegular() && !strings.HasPrefix(n, ".") && (strings.HasSuffix(n, ".hcl") || strings.HasSuffix(n, ".json")) {
+			out = append(out, filepath.Join(dir, n))
+		}
+	}
+	return out
+}
+
+// agyconf runs the agyconf command in this process and returns its exit
+// code and output.
+func agyconf(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := cli.Main(append([]string{"agyconf"}, args...), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestHomeManagerModel: examples/home-manager/agyconf.json is what
+// nix/model.nix makes of examples/home-manager/options.nix, byte for byte
+// in the form tests/nix keeps its goldens in. It runs before TestExamples,
+// so an update regenerates the model before the tree rendered from it.
+func TestHomeManagerModel(t *testing.T) {
+	nix, err := exec.LookPath("nix-instantiate")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("nix-instantiate is not on PATH, and CI is set: %v", err)
+		}
+		t.Skipf("nix-instantiate is not on PATH (set CI to make this a failure): %v", err)
+	}
+	cmd := exec.Command(nix, "--eval", "--strict", "--json", "--store", "dummy://", "-E", "import ../../nix/model.nix (import ./options.nix)")
+	cmd.Dir = "home-manager"
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("evaluating nix/model.nix on examples/home-manager/options.nix: %v\n%s", err, stderr.String())
+	}
+	d := json.NewDecoder(&stdout)
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("nix-instantiate printed no JSON: %v", err)
+	}
+	got, err := render.EncodeJSON(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("home-manager", "agyconf.json")
+	if update() {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("examples/home-manager/agyconf.json is not what nix/model.nix makes of options.nix (-committed +evaluated; %s=1 go test ./examples/ rewrites it):\n%s", updateEnv, diff)
+	}
+}
+
+// TestExamples checks every example against its expected tree.
+func TestExamples(t *testing.T) {
+	for _, name := range examples(t) {
+		t.Run(name, func(t *testing.T) {
+			expected := filepath.Join(name, expectedDir)
+			if update() {
+				regenerate(t, name, expected)
+			}
+			checkHeader(t, name)
+
+			// The check a user's CI runs, on a copy of expected/.
+			copyRoot := t.TempDir()
+			copyTree(t, expected, copyRoot)
+			code, stdout, stderr := agyconf("render", "--config", name, "--root", copyRoot, "--check")
+			if code != cli.ExitOK || !strings.HasSuffix(strings.TrimSpace(stdout), ": in sync") {
+				t.Errorf("agyconf render --config examples/%s --root examples/%s --check: exit %d, want 0 (%s=1 go test ./examples/ regenerates expected/)\n%s%s", name, expected, code, updateEnv, stdout, stderr)
+			}
+
+			// A fresh render gives exactly expected/, and a second one
+			// changes nothing.
+			root := t.TempDir()
+			if code, stdout, stderr := agyconf("render", "--config", name, "--root", root); code != cli.ExitOK {
+				t.Fatalf("render: exit %d\n%s%s", code, stdout, stderr)
+			}
+			if diff := cmp.Diff(readTree(t, expected), readTree(t, root)); diff != "" {
+				t.Errorf("a fresh render of examples/%s differs from examples/%s (-expected +rendered; %s=1 go test ./examples/ rewrites it):\n%s", name, expected, updateEnv, diff)
+			}
+			code, stdout, stderr = agyconf("render", "--config", name, "--root", root)
+			if code != cli.ExitOK || !secondRender.MatchString(strings.TrimSpace(stdout)) {
+				t.Errorf("a second render of examples/%s changed something: exit %d\n%s%s", name, code, stdout, stderr)
+			}
+
+			// A tree agyconf rendered has no findings.
+			if code, stdout, stderr := agyconf("validate", "--strict", root); code != cli.ExitOK {
+				t.Errorf("agyconf validate --strict on the rendered examples/%s: exit %d\n%s%s", name, code, stdout, stderr)
+			}
+		})
+	}
+}
+
+var secondRender = regexp.MustCompile(`^rendered into .*: ([0-9]+ unchanged|nothing to do .*)$`)
+
+// checkHeader: every example says in its files (a config's header comment,
+// or home.nix for the one whose config is generated) what it shows and the
+// command to try.
+func checkHeader(t *testing.T, name string) {
+	t.Helper()
+	want := "render --config examples/" + name + " --root"
+	files, err := filepath.Glob(filepath.Join(name, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(want)) {
+			return
+		}
+	}
+	t.Errorf("no config file of examples/%s names the command to try (%q…)", name, want)
+}
+
+// regenerate renders an example into a new expected/ and drops what stays
+// on the machine (lock, cache).
+func regenerate(t *testing.T, name, expected string) {
+	t.Helper()
+	if err := os.RemoveAll(expected); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(expected, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := agyconf("render", "--config", name, "--root", expected); code != cli.ExitOK {
+		t.Fatalf("render into %s: exit %d\n%s%s", expected, code, stdout, stderr)
+	}
+	var local []string
+	err := filepath.WalkDir(expected, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(expected, p)
+		if machineLocal(rel) {
+			local = append(local, p)
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range local {
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// readTree maps every regular file below root (machine-local ones left
+// out) to its text. Anything else — a link, a device — is an error:
+// agyconf writes regular files and folders only.
+func readTree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if rel != "." && machineLocal(rel) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case d.IsDir():
+			return nil
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%s: not a regular file", p)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%s does not exist (%s=1 go test ./examples/ creates it)", root, updateEnv)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// copyTree copies the regular files and folders of src into dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	for rel, text := range readTree(t, src) {
+		p := filepath.Join(dst, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
