@@ -770,6 +770,18 @@ var permissionsSchema = &hcl.BodySchema{
 // (reference §10).
 var permissionRe = regexp.MustCompile(`^(read_file|write_file|read_url|execute_url|command|unsandboxed|mcp)(\((.+)\))?$`)
 
+// ValidPermission reports whether entry is `action` or `action(target)`
+// with an action agy knows, as a permissions block requires.
+func ValidPermission(entry string) bool { return permissionRe.MatchString(entry) }
+
+// SettingValues returns the values agy accepts for a settings key the
+// input language knows — nil when any value of the key's type will do —
+// and whether it knows the key at all.
+func SettingValues(key string) (values []string, known bool) {
+	values, known = knownSettings[key]
+	return append([]string(nil), values...), known
+}
+
 func (d *decoder) decodePermissions(b *hcl.Block) *model.Permissions {
 	p := &model.Permissions{Range: b.DefRange}
 	c := d.content(b.Body, permissionsSchema)

@@ -4,29 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 )
-
-// settingKeys are the settings keys the input language knows
-// (internal/config's knownSettings), with the values agy accepts.
-var settingKeys = map[string][]string{
-	"toolPermission":          {"request-review", "proceed-in-sandbox", "always-proceed", "strict"},
-	"artifactReviewPolicy":    {"asks-for-review", "agent-decides", "always-proceed"},
-	"agentMode":               {"default", "accept-edits", "plan"},
-	"enableTerminalSandbox":   nil,
-	"allowNonWorkspaceAccess": nil,
-	"statusLine":              nil,
-	"trustedWorkspaces":       nil,
-	"colorScheme":             nil,
-	"altScreenMode":           nil,
-	"model":                   nil,
-}
-
-var permissionRe = regexp.MustCompile(`^(read_file|write_file|read_url|execute_url|command|unsandboxed|mcp)(\(.*\))?$`)
 
 func (im *importer) settingsFile() {
 	p, ok := im.l.Path(layout.Settings)
@@ -54,10 +37,10 @@ func (im *importer) settingsFile() {
 			im.permissions(p, v)
 		case k == "hooks":
 			im.skip(p, k, "agy does not read hooks from settings.json; declare them in hooks.json (hook blocks)")
-		case settingKeys[k] != nil:
+		case len(enumValues(k)) > 0:
 			s, isStr := v.(string)
-			if !isStr || !contains(settingKeys[k], s) {
-				im.skip(p, k, "%s is not one of %s; agy treats it as the default", jsonText(v), strings.Join(settingKeys[k], ", "))
+			if values := enumValues(k); !isStr || !contains(values, s) {
+				im.skip(p, k, "%s is not one of %s; agy treats it as the default", jsonText(v), strings.Join(values, ", "))
 				continue
 			}
 			im.setting(p, k, v)
@@ -79,7 +62,7 @@ func (im *importer) settingsFile() {
 				continue
 			}
 			im.setting(p, k, v)
-		case hasKey(settingKeys, k):
+		case knownSetting(k):
 			im.setting(p, k, v)
 		default:
 			im.skip(p, k, "a settings key the input language does not know; agyconf leaves it in the file as it is (add it to a settings block by hand to own it)")
@@ -87,7 +70,11 @@ func (im *importer) settingsFile() {
 	}
 }
 
-func hasKey(m map[string][]string, k string) bool { _, ok := m[k]; return ok }
+// enumValues and knownSetting ask the decoder's table, so that import and
+// the input language agree on every settings key.
+func enumValues(k string) []string { v, _ := config.SettingValues(k); return v }
+
+func knownSetting(k string) bool { _, ok := config.SettingValues(k); return ok }
 
 func contains(xs []string, s string) bool {
 	for _, x := range xs {
@@ -136,7 +123,7 @@ func (im *importer) permissions(p string, v any) {
 		for i, e := range xs {
 			unit := fmt.Sprintf("permissions.%s[%d]", list, i)
 			switch {
-			case !permissionRe.MatchString(e):
+			case !config.ValidPermission(e):
 				im.skip(p, unit, "%q is not action or action(target) with a known action", e)
 				continue
 			case seen[e] != "":
