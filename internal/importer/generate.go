@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hashicorp/hcl/v2"
 	"sort"
 	"strings"
 
@@ -230,6 +231,9 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 		todo = append(todo, secretPaths(s.OAuth.ClientSecret)...)
 	}
 	for _, p := range todo {
+		if _, placeholder := im.secretFiles[p]; !placeholder {
+			continue // a secret file the live files already name (agyhook exec-env)
+		}
 		b.AppendUnstructuredTokens(comment(fmt.Sprintf("# TODO: create %s (mode 0600) holding the value: see the import report.\n", p)))
 	}
 }
@@ -344,13 +348,32 @@ func strList(xs []string) cty.Value {
 	return cty.TupleVal(vs)
 }
 
-// strTokens writes a Str: a quoted string, or secret_file("…") for a
-// secret (import makes a secret always a whole value).
+// strTokens writes a Str: a quoted string, secret_file("…") for a whole
+// secret, or a template joining text and secrets ("Bearer ${secret_file(…)}",
+// read back from agyhook exec-env).
 func strTokens(s model.Str) hclwrite.Tokens {
 	if lit, ok := s.Literal(); ok {
 		return valueTokens(cty.StringVal(lit))
 	}
-	return hclwrite.TokensForFunctionCall("secret_file", valueTokens(cty.StringVal(s[0].SecretFile)))
+	if len(s) == 1 {
+		return hclwrite.TokensForFunctionCall("secret_file", valueTokens(cty.StringVal(s[0].SecretFile)))
+	}
+	var b strings.Builder
+	b.WriteString("x = \"")
+	for _, p := range s {
+		if p.SecretFile != "" {
+			b.WriteString("${secret_file(" + string(valueTokens(cty.StringVal(p.SecretFile)).Bytes()) + ")}")
+			continue
+		}
+		q := string(valueTokens(cty.StringVal(p.Text)).Bytes()) // quoted, with ${ and %{ escaped
+		b.WriteString(q[1 : len(q)-1])
+	}
+	b.WriteString("\"\n")
+	f, diags := hclwrite.ParseConfig([]byte(b.String()), "", hcl.InitialPos)
+	if diags.HasErrors() {
+		panic(fmt.Sprintf("importer: template for %q does not parse: %v", s.Redacted("<secret>"), diags))
+	}
+	return f.Body().GetAttribute("x").Expr().BuildTokens(nil)
 }
 
 func strMapTokens(m map[string]model.Str) hclwrite.Tokens {

@@ -494,3 +494,59 @@ func TestImportParseError(t *testing.T) {
 		t.Errorf("got %v, want %q", res.Items, want)
 	}
 }
+
+// TestImportExecSecrets: a server agyconf wrote with secret_mode "exec"
+// (agyhook exec-env in front of it) imports as the server it starts, its
+// secrets as the secret_file() calls they came from — a whole value and a
+// template — and renders back to the same mcp_config.json.
+func TestImportExecSecrets(t *testing.T) {
+	root := t.TempDir()
+	renderInto(t, root, `agyconf {
+  scope   = "global"
+  product = "cli"
+}
+tools {
+  agyhook = "/opt/bin/agyhook"
+}
+mcp_server "api" {
+  command = "api-mcp"
+  args    = ["--port", "8080"]
+  env     = { TOKEN = secret_file("/run/secrets/api"), AUTH = "Bearer ${secret_file("/run/secrets/api")} $${NOT_A_VAR}", LEVEL = "debug" }
+}
+`)
+	res, err := Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductCLI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`command = "api-mcp"`,
+		`args    = ["--port", "8080"]`,
+		`"AUTH"  = "Bearer ${secret_file("/run/secrets/api")} $${NOT_A_VAR}"`,
+		`"TOKEN" = secret_file("/run/secrets/api")`,
+		`"LEVEL" = "debug"`,
+		`agyhook = "/opt/bin/agyhook"`,
+	} {
+		if !bytes.Contains(res.HCL, []byte(want)) {
+			t.Errorf("no %s in:\n%s", want, res.HCL)
+		}
+	}
+	if bytes.Contains(res.HCL, []byte("exec-env")) || bytes.Contains(res.HCL, []byte("TODO")) {
+		t.Errorf("the wrapping or a TODO survived:\n%s", res.HCL)
+	}
+	plan := decodeRender(t, res, t.TempDir())
+	want, err := os.ReadFile(filepath.Join(root, ".gemini/config/mcp_config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for _, d := range plan.Documents {
+		if d.Path == ".gemini/config/mcp_config.json" {
+			if got, err = d.Bytes(render.Redact); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("re-rendered mcp_config.json differs:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"github.com/agyconf/agyconf/internal/config"
 	"net/url"
+	"path"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
@@ -180,6 +182,16 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 			return nil
 		}
 		srv.Command = cmd
+		rawArgs, _ := stringList(m["args"])
+		if inner, innerArgs, env, ok := unwrapExecEnv(cmd, rawArgs); ok && im.tool(cmd, "agyhook", im.tools) {
+			// agyconf's own exec-mode wrapping (secret_mode "exec"): the
+			// server is what runs after "--", its secrets the files
+			// exec-env reads.
+			im.conv(file, unit+".command", "agyhook exec-env read back as the server it starts, its --env-file variables as secret_file()")
+			srv.Command = inner
+			srv.Env = env
+			m = withArgs(m, innerArgs)
+		}
 		if a, has := m["args"]; has {
 			args, _ := stringList(a)
 			if len(args) == 0 {
@@ -205,7 +217,14 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 				}
 				env[k] = em[k]
 			}
-			srv.Env = im.secretMap(file, ns, name, "env", env)
+			for k, v := range im.secretMap(file, ns, name, "env", env) {
+				if _, wrapped := srv.Env[k]; !wrapped {
+					if srv.Env == nil {
+						srv.Env = map[string]model.Str{}
+					}
+					srv.Env[k] = v
+				}
+			}
 			if len(em) == 0 {
 				im.conv(file, unit+".env", "an empty object is left out")
 			}
@@ -245,6 +264,59 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 		}
 	}
 	return srv
+}
+
+// unwrapExecEnv reads `agyhook exec-env [--env VAR=TEXT | --env-file
+// VAR=PATH]... -- COMMAND ARGS...` back into the server it starts: its
+// command, its args, and each variable's parts in order (text, or a secret
+// file). ok is false for anything else, which is imported as it stands.
+func unwrapExecEnv(cmd string, args []string) (inner string, innerArgs []string, env map[string]model.Str, ok bool) {
+	if path.Base(cmd) != "agyhook" || len(args) < 3 || args[0] != "exec-env" {
+		return "", nil, nil, false
+	}
+	env = map[string]model.Str{}
+	i := 1
+	for ; i < len(args) && args[i] != "--"; i += 2 {
+		if i+1 >= len(args) {
+			return "", nil, nil, false
+		}
+		name, val, found := strings.Cut(args[i+1], "=")
+		if !found || config.NameProblem(config.EnvName, name) != "" {
+			return "", nil, nil, false
+		}
+		switch args[i] {
+		case "--env":
+			env[name] = append(env[name], model.Part{Text: val})
+		case "--env-file":
+			if !strings.HasPrefix(val, "/") {
+				return "", nil, nil, false
+			}
+			env[name] = append(env[name], model.Part{SecretFile: val})
+		default:
+			return "", nil, nil, false
+		}
+	}
+	if i+1 >= len(args) || args[i+1] == "" {
+		return "", nil, nil, false
+	}
+	return args[i+1], args[i+2:], env, true
+}
+
+// withArgs is m with its args replaced.
+func withArgs(m map[string]any, args []string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	delete(out, "args")
+	if len(args) > 0 {
+		list := make([]any, len(args))
+		for i, a := range args {
+			list[i] = a
+		}
+		out["args"] = list
+	}
+	return out
 }
 
 func (im *importer) oauth(file, ns, server, unit string, v any) *model.OAuth {
