@@ -125,7 +125,7 @@
         # module.nix, with the compatibility option names.
         default = mkHomeManagerModule [ ./module.nix ];
         # Without them, for use beside xmsg's own Home Manager module.
-        agyconf = mkHomeManagerModule [ ./nix/hm/agyconf.nix ];
+        agyconf = mkHomeManagerModule [ ./nix/module/agyconf.nix ];
       };
 
       checks = forAllSystems (

@@ -3,7 +3,7 @@
 # names programs.xmsg.harnesses.agy and programs.mempalace.harnesses.agy.
 {
   imports = [
-    ./nix/hm/agyconf.nix
-    ./nix/hm/compat.nix
+    ./nix/module/agyconf.nix
+    ./nix/module/compat.nix
   ];
 }

@@ -11,8 +11,8 @@
 // file, render it a second time (which must change nothing) and lint the
 // result with `agyconf validate`.
 //
-// examples/home-manager/agyconf.json is the model nix/model.nix produces
-// from examples/home-manager/options.nix; TestHomeManagerModel evaluates it
+// examples/nix-module/agyconf.json is the model nix/model.nix produces
+// from examples/nix-module/options.nix; TestHomeManagerModel evaluates it
 // with nix-instantiate (skipped without it, unless CI is set).
 //
 // Regenerate everything with
@@ -42,7 +42,7 @@ import (
 	"github.com/agyconf/agyconf/internal/render"
 )
 
-var updateFlag = flag.Bool("update", false, "rewrite every examples/<name>/expected tree and examples/home-manager/agyconf.json")
+var updateFlag = flag.Bool("update", false, "rewrite every examples/<name>/expected tree and examples/nix-module/agyconf.json")
 
 // updateEnv is the environment variable that does what -update does, as
 // AGYCONF_UPDATE_README and AGYCONF_UPDATE_DOCS do for their files.
@@ -83,7 +83,7 @@ func examples(t *testing.T) []string {
 			out = append(out, e.Name())
 		}
 	}
-	for _, want := range []string{"global", "harnesses", "home-manager", "nix-json", "plugin", "workspace"} {
+	for _, want := range []string{"global", "harnesses", "nix-json", "nix-module", "plugin", "workspace"} {
 		if !contains(out, want) {
 			t.Errorf("example %s is missing", want)
 		}
@@ -126,8 +126,8 @@ func agyconf(args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-// TestHomeManagerModel: examples/home-manager/agyconf.json is what
-// nix/model.nix makes of examples/home-manager/options.nix, byte for byte
+// TestHomeManagerModel: examples/nix-module/agyconf.json is what
+// nix/model.nix makes of examples/nix-module/options.nix, byte for byte
 // in the form tests/nix keeps its goldens in. It runs before TestExamples,
 // so an update regenerates the model before the tree rendered from it.
 func TestHomeManagerModel(t *testing.T) {
@@ -139,11 +139,11 @@ func TestHomeManagerModel(t *testing.T) {
 		t.Skipf("nix-instantiate is not on PATH (set CI to make this a failure): %v", err)
 	}
 	cmd := exec.Command(nix, "--eval", "--strict", "--json", "--store", "dummy://", "-E", "import ../../nix/model.nix (import ./options.nix)")
-	cmd.Dir = "home-manager"
+	cmd.Dir = "nix-module"
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("evaluating nix/model.nix on examples/home-manager/options.nix: %v\n%s", err, stderr.String())
+		t.Fatalf("evaluating nix/model.nix on examples/nix-module/options.nix: %v\n%s", err, stderr.String())
 	}
 	d := json.NewDecoder(&stdout)
 	d.UseNumber()
@@ -155,7 +155,7 @@ func TestHomeManagerModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("home-manager", "agyconf.json")
+	path := filepath.Join("nix-module", "agyconf.json")
 	if update() {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -167,7 +167,7 @@ func TestHomeManagerModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("examples/home-manager/agyconf.json is not what nix/model.nix makes of options.nix (-committed +evaluated; %s=1 go test ./examples/ rewrites it):\n%s", updateEnv, diff)
+		t.Errorf("examples/nix-module/agyconf.json is not what nix/model.nix makes of options.nix (-committed +evaluated; %s=1 go test ./examples/ rewrites it):\n%s", updateEnv, diff)
 	}
 }
 

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Sourced by the Home Manager activation snippet `home.activation.agyconf`
-# (nix/hm/agyconf.nix). Home Manager's activation script provides `run`,
+# (nix/module/agyconf.nix). Home Manager's activation script provides `run`,
 # `verboseEcho` and the `DRY_RUN` / `VERBOSE` variables, and runs with
 # `set -eu -o pipefail`. This file only defines a function: it never sets
 # shell options, since it runs inside that script.

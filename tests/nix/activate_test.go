@@ -1,7 +1,7 @@
 package nix_test
 
 // Tests of nix/activate.sh, the function Home Manager's activation snippet
-// (home.activation.agyconf in nix/hm/agyconf.nix) sources and calls. Each
+// (home.activation.agyconf in nix/module/agyconf.nix) sources and calls. Each
 // case runs it under bash the way Home Manager does: `set -eu -o pipefail`,
 // with `run` and `verboseEcho` as Home Manager defines them (shims written
 // here that also record run's argv) and DRY_RUN / VERBOSE set or not, against

@@ -2,7 +2,7 @@ package nix_test
 
 // Tests of flake.nix and scripts/vendor-hash.sh. There is no nixpkgs here,
 // so flake.nix's outputs are evaluated against a builtins-only stand-in
-// (tests/nix/flake/nixpkgs.nix, driven by tests/nix/flake/eval.nix) whose
+// (tests/nix/flake/fake-pkgs.nix, driven by tests/nix/flake/eval.nix) whose
 // builders record their arguments: these tests check what the flake asks
 // nixpkgs for, not that nixpkgs builds it.
 //
@@ -160,7 +160,7 @@ func flakeKeys[V any](m map[string]V) []string {
 func TestFlakeParse(t *testing.T) {
 	flakeNeed(t, "nix-instantiate")
 	root := flakeRoot(t)
-	for _, f := range []string{"flake.nix", "tests/nix/flake/nixpkgs.nix", "tests/nix/flake/eval.nix"} {
+	for _, f := range []string{"flake.nix", "tests/nix/flake/fake-pkgs.nix", "tests/nix/flake/eval.nix"} {
 		if _, stderr, err := flakeRun(t, root, "nix-instantiate", "--parse", "--store", "dummy://", f); err != nil {
 			t.Errorf("nix-instantiate --parse %s: %v\n%s", f, err, stderr)
 		}
@@ -370,7 +370,7 @@ func TestFlakeOutputs(t *testing.T) {
 			name, system, imports string
 		}{
 			{"default", "x86_64-linux", "module.nix"},
-			{"agyconf", "aarch64-darwin", "nix/hm/agyconf.nix"},
+			{"agyconf", "aarch64-darwin", "nix/module/agyconf.nix"},
 		}
 		for _, c := range cases {
 			m, ok := s.HM[c.name]

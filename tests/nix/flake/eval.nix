@@ -1,4 +1,4 @@
-# Evaluates flake.nix's outputs against the nixpkgs stand-in (nixpkgs.nix)
+# Evaluates flake.nix's outputs against the nixpkgs stand-in (fake-pkgs.nix)
 # and returns a JSON-printable summary for tests/nix/flake_test.go:
 #
 #   nix-instantiate --eval --strict --json --store dummy:// \
@@ -14,7 +14,7 @@
 }:
 let
   rootPath = /. + root;
-  nixpkgs = import ./nixpkgs.nix;
+  nixpkgs = import ./fake-pkgs.nix;
   flake = import (rootPath + "/flake.nix");
   outputs = flake.outputs { inherit self nixpkgs; };
   self = outputs // {

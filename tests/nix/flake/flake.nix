@@ -3,5 +3,5 @@
 # own flake machinery then supplies `self`, in pure evaluation.
 {
   description = "builtins-only stand-in for nixpkgs (tests only)";
-  outputs = _: import ./nixpkgs.nix;
+  outputs = _: import ./fake-pkgs.nix;
 }

@@ -8,9 +8,9 @@
 #
 # Try it:  home-manager build && agyconf diff --config result/home-files/.config/agyconf
 # Without Home Manager, render the generated model into a scratch home:
-#          agyconf render --config examples/home-manager --root "$(mktemp -d)"
+#          agyconf render --config examples/nix-module --root "$(mktemp -d)"
 # What that writes is committed in expected/; check it with
-#          agyconf render --config examples/home-manager --root examples/home-manager/expected --check
+#          agyconf render --config examples/nix-module --root examples/nix-module/expected --check
 #
 # agyconf.json assumes programs.antigravity-cli declares no MCP servers,
 # settings or permissions of its own: when it does, the module folds them

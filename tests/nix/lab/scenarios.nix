@@ -1,6 +1,6 @@
 # nixlab scenarios for module.nix (programs.agyconf and the compatibility
 # names), evaluated inside the real Home Manager module system: run
-# tests/nix/hm/run.sh (see /work/shared/nixlab/README.md).
+# tests/nix/module/run.sh (see /work/shared/nixlab/README.md).
 # bad-*: must fail, with each expect.<name> text in the error; the others must
 # evaluate, with each expect.<name> text in the JSON check-module.nix prints
 # (the model is the `builderInput` of the ~/.config/agyconf entry).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Evaluate module.nix (programs.agyconf and the compatibility names) in every
-# scenario of tests/nix/hm/scenarios.nix, inside the real Home Manager module
+# scenario of tests/nix/module/scenarios.nix, inside the real Home Manager module
 # system, with the nixlab harness (an evaluation-only lab: real home-manager
 # and nixpkgs lib, stub packages; see its README.md). Runs only where the lab
 # is set up; prints one PASS/FAIL line per scenario and exits 1 on any FAIL.
@@ -15,16 +15,16 @@ NIXLAB_DIR=${NIXLAB_DIR:-/tmp/nixlab-run}
 export NIXLAB_DIR
 
 if [ ! -x "$lab/run-checks.sh" ]; then
-  echo "tests/nix/hm/run.sh: no nixlab at $lab (set NIXLAB=/path/to/nixlab)" >&2
+  echo "tests/nix/module/run.sh: no nixlab at $lab (set NIXLAB=/path/to/nixlab)" >&2
   exit 2
 fi
 if [ ! -d "$NIXLAB_DIR/hm/modules" ]; then
-  echo "tests/nix/hm/run.sh: NIXLAB_DIR=$NIXLAB_DIR is not set up (no hm/modules);" >&2
+  echo "tests/nix/module/run.sh: NIXLAB_DIR=$NIXLAB_DIR is not set up (no hm/modules);" >&2
   echo "  run HM_GIT=... LIB_GIT=... NIXLAB_DIR=$NIXLAB_DIR $lab/setup.sh first" >&2
   exit 2
 fi
 command -v nix-instantiate >/dev/null 2>&1 || {
-  echo "tests/nix/hm/run.sh: nix-instantiate is not on PATH (the lab needs Nix 2.8 or newer)" >&2
+  echo "tests/nix/module/run.sh: nix-instantiate is not on PATH (the lab needs Nix 2.8 or newer)" >&2
   exit 2
 }
 
