@@ -136,3 +136,12 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// readCount returns the count stored at path; missing or garbled is 0.
+func readCount(path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	return parseCount(data)
+}

@@ -220,16 +220,8 @@ func bumpCounter(dir, id string) (int, error) {
 	return n, nil
 }
 
-// readCount returns the stored count; a missing or garbled file is 0, so
-// counting starts over instead of stopping.
-func readCount(path string) int {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	return parseCount(data)
-}
-
+// parseCount reads a stored count; a garbled one is 0, so counting starts
+// over instead of stopping.
 func parseCount(data []byte) int {
 	s := strings.TrimSpace(string(data))
 	if s == "" || len(s) > 18 {

@@ -113,8 +113,9 @@ func decide(c *cli.Context, nothing bool) (*session, error) {
 		plan, rdiags = render.Render(cfg, layout.New(cfg.Agyconf))
 		diags = append(diags, rdiags...)
 	}
+	secrets := map[string]string{} // inline secrets, read once
 	if !diags.HasErrors() && !nothing {
-		diags = append(diags, checkSecrets(cfg, plan)...)
+		diags = append(diags, checkSecrets(cfg, plan, secrets)...)
 	}
 	if format == diagfmt.JSON || len(diags) > 0 {
 		if err := writeDiags(c, format, p, diags); err != nil {
@@ -145,7 +146,7 @@ func decide(c *cli.Context, nothing bool) (*session, error) {
 	s := &session{config: absPath(path), inputs: cfg.Inputs, root: root, format: format, opts: apply.Options{
 		Root:        root,
 		StatePath:   statePath(root, cfg.Agyconf.Scope, instance),
-		Secrets:     readSecret,
+		Secrets:     secretsFrom(secrets),
 		KeepDirs:    layout.New(cfg.Agyconf).Folders(),
 		Force:       c.Bool("force"),
 		ExecBitOnly: cfg.Agyconf.Scope == model.ScopeWorkspace,
@@ -392,7 +393,9 @@ var (
 // secret (read by agyhook exec-env when agy starts the server) only
 // warns, because sops-nix and agenix often decrypt after activation.
 // Neither message ever holds a value.
-func checkSecrets(cfg *model.Config, plan *render.Plan) hcl.Diagnostics {
+//
+// The values read are kept in values, so the render reads each file once.
+func checkSecrets(cfg *model.Config, plan *render.Plan, values map[string]string) hcl.Diagnostics {
 	inline := map[string]bool{}
 	for _, d := range plan.Documents {
 		for _, p := range d.SecretFiles() {
@@ -400,15 +403,18 @@ func checkSecrets(cfg *model.Config, plan *render.Plan) hcl.Diagnostics {
 		}
 	}
 	var diags hcl.Diagnostics
-	reported := map[string]bool{}
+	seen := map[string]bool{} // each file is checked, and reported, at its first call
 	for _, ref := range cfg.SecretRefs {
-		if reported[ref.Path] {
+		if seen[ref.Path] {
 			continue
 		}
+		seen[ref.Path] = true
 		rng := ref.Range
 		if inline[ref.Path] {
-			if _, err := readSecret(ref.Path); err != nil {
-				reported[ref.Path] = true
+			v, err := readSecret(ref.Path)
+			if err == nil {
+				values[ref.Path] = v
+			} else {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Secret unreadable",
 					Detail:  fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so it must be readable now; nothing was written.", err),
 					Subject: &rng})
@@ -416,13 +422,22 @@ func checkSecrets(cfg *model.Config, plan *render.Plan) hcl.Diagnostics {
 			continue
 		}
 		if _, err := os.Stat(ref.Path); err != nil {
-			reported[ref.Path] = true
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Secret file missing",
 				Detail:  fmt.Sprintf("%s does not exist yet. It is read by agyhook exec-env when agy starts the server (secret_mode \"exec\"), so rendering goes on; the server fails to start until the file exists (sops-nix and agenix often decrypt after activation).", ref.Path),
 				Subject: &rng})
 		}
 	}
 	return diags
+}
+
+// secretsFrom reads secrets from those already read, else from their files.
+func secretsFrom(values map[string]string) render.SecretReader {
+	return func(path string) (string, error) {
+		if v, ok := values[path]; ok {
+			return v, nil
+		}
+		return readSecret(path)
+	}
 }
 
 // readSecret reads a secret file, without the one line ending such files
