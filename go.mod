@@ -1,13 +1,11 @@
 module github.com/agyconf/agyconf
 
-go 1.24.0
+go 1.25.0
 
 require (
 	github.com/agext/levenshtein v1.2.3
 	github.com/aymanbagabas/go-udiff v0.3.1
-	github.com/gofrs/flock v0.12.1
 	github.com/google/go-cmp v0.7.0
-	github.com/google/renameio/v2 v2.0.1
 	github.com/hashicorp/hcl/v2 v2.24.0
 	github.com/mattn/go-isatty v0.0.24
 	github.com/owenrumney/go-sarif/v2 v2.3.3
@@ -24,6 +22,7 @@ require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
+	github.com/stretchr/testify v1.9.0 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	golang.org/x/mod v0.29.0 // indirect
 	golang.org/x/sync v0.18.0 // indirect

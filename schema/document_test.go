@@ -34,6 +34,7 @@ var documentSchemas = map[string]string{
 	render.SchemaCLISettings: ".json",
 	render.SchemaIDESettings: ".json",
 	"acp-settings":           ".json",
+	schema.State:             ".json",
 }
 
 func newValidator(t *testing.T) *schema.Validator {
@@ -334,6 +335,20 @@ func TestRenderedDocumentsValidate(t *testing.T) {
 			if err := validate(v, d.Schema, ext, data); err != nil {
 				t.Errorf("%s: %s: %v\n%s", p, d.Path, err, data)
 			}
+		}
+	}
+	// agyconf's own state is not a rendered document: the examples'
+	// states are checked instead.
+	states, _ := filepath.Glob("../examples/*/expected/.local/state/agyconf/*.json")
+	ws, _ := filepath.Glob("../examples/*/expected/.agyconf/*.json")
+	for _, p := range append(states, ws...) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[schema.State]++
+		if err := v.ValidateJSON(schema.State, data); err != nil {
+			t.Errorf("%s: %v", p, err)
 		}
 	}
 	for name := range documentSchemas {

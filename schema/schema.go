@@ -22,6 +22,9 @@ var files embed.FS
 // Input is the name of the schema of agyconf's own input (JSON syntax).
 const Input = "agyconf"
 
+// State is the name of the schema of agyconf's own state files.
+const State = "state"
+
 // Names lists the embedded schemas, sorted.
 func Names() []string {
 	entries, err := fs.ReadDir(files, ".")

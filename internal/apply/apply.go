@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/render"
 )
@@ -68,8 +67,13 @@ func (c Change) key() string {
 
 // Options locate one render.
 type Options struct {
-	Root      string // absolute
-	StatePath string // absolute
+	// FS is the render root, opened once for the run (confine.Open); every
+	// read and write below it goes through it.
+	FS FS
+	// Store is agyconf's own folder under the root, and Instance the name
+	// of this config's state in it.
+	Store    *Store
+	Instance string
 	// ExecBitOnly compares only the executable bit of modes, all git keeps:
 	// a workspace's committed tree checked out under another umask is
 	// still in sync.
@@ -84,12 +88,16 @@ type Options struct {
 	Others map[string]*State
 	// Secrets reads a secret file; only called for documents written.
 	Secrets render.SecretReader
-	// FS is what writes go through; nil is the real filesystem.
-	FS FS
 	// KeepDirs are folders, relative to Root with forward slashes, that
 	// pruning never removes even when it empties them (the layout's own
 	// folders and their parents). Other folders a prune empties go too.
 	KeepDirs map[string]bool
+	// ReadOutsideLinks reads the content of a target that is a link out of
+	// the root (global scope: the user's own dotfiles elsewhere); without
+	// it such a target is a conflict and is never read (a workspace, where
+	// a cloned repository could link to any file of the machine, and diff
+	// would print it). Either way a write replaces the link.
+	ReadOutsideLinks bool
 	// nixStore replaces /nix/store/ in tests, which cannot make one.
 	nixStore string
 }
@@ -111,12 +119,8 @@ func (e *ConflictError) Error() string {
 func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 	var out []Change
 	wanted := map[string]bool{}
-	ct := newContainer(opts.Root, opts.nixStore)
-	var paths []string
-	for _, d := range plan.Documents {
-		paths = append(paths, d.Path)
-	}
-	if err := caseCollision(paths); err != nil {
+	ct := newContainer(opts.FS, opts.nixStore)
+	if err := caseCollision(plan); err != nil {
 		return nil, err
 	}
 	for _, d := range plan.Documents {
@@ -180,8 +184,11 @@ type live struct {
 	// read through it, but a write replaces the link by a regular file
 	// (a rename replaces the link itself), never writes through it.
 	link string
-	data []byte
-	mode fs.FileMode
+	// outside is set for a link that leads out of the root and not into
+	// the Nix store: agyconf does not read what it points to.
+	outside bool
+	data    []byte
+	mode    fs.FileMode
 }
 
 // hmLink reports whether a link points into a Home Manager generation:
@@ -193,10 +200,21 @@ func (l live) hmLink() bool {
 
 const hmLinkReason = "is a link into a Home Manager generation; replacing it would make the next home-manager switch abort. Drop the Home Manager option that writes it, or pass --adopt to replace the link by agyconf's file"
 
-func readLive(root, p string) (live, error) {
-	full := filepath.Join(root, filepath.FromSlash(p))
-	st, err := os.Lstat(full)
-	if errors.Is(err, os.ErrNotExist) {
+// outsideLinkReason refuses a target that is a link out of the root: its
+// content is not read (in a cloned workspace it could be any file of the
+// machine, and diff would print it).
+func outsideLinkReason(target string) string {
+	return fmt.Sprintf("is a link to %s, outside the render root; agyconf neither reads nor writes through such a link: replace the link by the file it points to, or pass --adopt to replace it by agyconf's file (what it points to is left as it is)", target)
+}
+
+// readLive reads a target through the root. A link at the target is read
+// through when it stays inside the root or points into the Nix store
+// (Home Manager's links, world-readable by design); a link that leads
+// elsewhere is reported, not read; a dangling one is absent. Anything that
+// is not a regular file — a FIFO, a device — is refused without blocking.
+func readLive(fsys FS, p string, readOutside bool) (live, error) {
+	st, err := fsys.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
 		return live{}, nil
 	}
 	if err != nil {
@@ -204,29 +222,51 @@ func readLive(root, p string) (live, error) {
 	}
 	var l live
 	if st.Mode()&fs.ModeSymlink != 0 {
-		if l.link, err = os.Readlink(full); err != nil {
-			return live{}, err
-		}
-		if st, err = os.Stat(full); errors.Is(err, os.ErrNotExist) {
-			return l, nil // dangling: nothing to read, the link goes
-		} else if err != nil {
+		if l.link, err = fsys.Readlink(p); err != nil {
 			return live{}, err
 		}
 	}
-	if !st.Mode().IsRegular() {
-		return live{}, fmt.Errorf("%s exists and is not a regular file", full)
+	data, fi, err := fsys.ReadFile(p, MaxLiveFileSize)
+	var le *confine.LinkError
+	switch {
+	case err == nil:
+		l.exists, l.data, l.mode = true, data, fi.Mode().Perm()
+		return l, nil
+	case errors.As(err, &le) && le.Reason == confine.LinkDangling, l.link != "" && errors.Is(err, fs.ErrNotExist):
+		return l, nil // dangling: nothing to read, the link goes
+	case errors.As(err, &le) && le.Reason == confine.LinkOutside && l.link != "" && (readOutside || l.hmLink()):
+		// The store is read-only and world-readable, and a global root's
+		// links are the user's own: read by path, bounded and without
+		// blocking, to merge into or to back up.
+		data, fi, err := confine.ReadFileInfo(fsys.Full(p), MaxLiveFileSize)
+		if err != nil {
+			return live{}, liveErr(fsys, p, err)
+		}
+		l.exists, l.data, l.mode = true, data, fi.Mode().Perm()
+		return l, nil
+	case errors.As(err, &le) && le.Reason == confine.LinkOutside && l.link != "":
+		l.exists, l.outside = true, true
+		return l, nil
 	}
-	data, err := readBounded(full, st.Size())
-	if err != nil {
-		return live{}, err
+	return live{}, liveErr(fsys, p, err)
+}
+
+// liveErr words a live file that cannot be read.
+func liveErr(fsys FS, p string, err error) error {
+	var tl *confine.TooLargeError
+	if errors.As(err, &tl) {
+		return sizeError(fsys.Full(p), tl)
 	}
-	l.exists, l.data, l.mode = true, data, st.Mode().Perm()
-	return l, nil
+	var nr *confine.NotRegularError
+	if errors.As(err, &nr) {
+		return fmt.Errorf("%s exists and is %s, not a regular file; agyconf writes only regular files and never reads another kind: move it aside", fsys.Full(p), confine.KindOf(nr.Mode))
+	}
+	return err
 }
 
 func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, error) {
 	c := Change{Path: d.Path, mode: d.Mode, doc: d}
-	l, err := readLive(opts.Root, d.Path)
+	l, err := readLive(opts.FS, d.Path, opts.ReadOutsideLinks)
 	if err != nil {
 		return c, err
 	}
@@ -236,6 +276,10 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	}
 	if l.hmLink() && !opts.Adopt {
 		c.Action, c.Reason = Conflict, hmLinkReason
+		return c, nil
+	}
+	if l.outside && !opts.Adopt {
+		c.Action, c.Reason = Conflict, outsideLinkReason(l.link)
 		return c, nil
 	}
 	if other := opts.ownedElsewhere(d.Path); other != "" && owned == nil {
@@ -262,6 +306,11 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	// state records it: canonical, secrets redacted.
 	var liveHash string
 	var haveLive bool
+	if l.outside {
+		// --adopt: the link is replaced; it is all there is to back up.
+		c.Action, c.backup, c.data = Adopt, []byte("symbolic link to "+l.link+"\n"), data
+		return c, nil
+	}
 	if l.exists {
 		liveHash, haveLive, err = liveHashOf(d, l.data, secrets, owned)
 		if err != nil {
@@ -305,7 +354,7 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 
 func decideStale(p string, owned *FileState, opts Options) (Change, error) {
 	c := Change{Path: p, secrets: owned.Secrets}
-	l, err := readLive(opts.Root, p)
+	l, err := readLive(opts.FS, p, opts.ReadOutsideLinks)
 	if err != nil {
 		return c, err
 	}
@@ -510,22 +559,17 @@ func Execute(changes []Change, st *State, opts Options) error {
 		if secrets == nil {
 			secrets = secretValues(changes, opts.Secrets)
 		}
-		if err := backup(opts, c.Path, redactValues(redactPointers(c.backup, c), secrets)); err != nil {
+		if err := opts.Store.Backup(c.Path, RedactValues(redactPointers(c.backup, c), secrets)); err != nil {
 			return err
 		}
 	}
-	fsys := opts.FS
-	if fsys == nil {
-		fsys = OS{}
-	}
-	b := &batch{fs: fsys, root: opts.Root, keep: opts.KeepDirs, contain: newContainer(opts.Root, opts.nixStore)}
+	b := &batch{fs: opts.FS, keep: opts.KeepDirs, contain: newContainer(opts.FS, opts.nixStore)}
 	for _, c := range changes {
-		full := filepath.Join(opts.Root, filepath.FromSlash(c.Path))
 		switch {
 		case c.remove:
-			b.remove(full)
+			b.remove(c.Path)
 		case c.data != nil:
-			b.write(full, c.data, c.mode, c.live, c.rebuild)
+			b.write(c.Path, c.data, c.mode, c.live, c.rebuild)
 		}
 	}
 	if len(b.items) > 0 || len(b.removes) > 0 {
@@ -542,7 +586,7 @@ func Execute(changes []Change, st *State, opts Options) error {
 				st.Files[c.key()] = &FileState{Pending: c.state.SHA256, Secrets: c.state.Secrets, Block: c.state.Block}
 			}
 		}
-		if err := st.save(fsys, opts.StatePath); err != nil {
+		if err := opts.Store.SaveState(opts.Instance, st); err != nil {
 			return fmt.Errorf("%w; nothing was written", err)
 		}
 	}
@@ -562,28 +606,10 @@ func Execute(changes []Change, st *State, opts Options) error {
 			}
 		}
 	}
-	if err := st.save(fsys, opts.StatePath); err != nil {
+	if err := opts.Store.SaveState(opts.Instance, st); err != nil {
 		// The pending hashes saved before the batch make what was just
 		// written agyconf's own to the next render.
 		return fmt.Errorf("%w; the files are in place, and the next render records them", err)
-	}
-	return nil
-}
-
-// backup keeps the content a shared file had before agyconf first merged
-// into it, under the state folder, once: a later takeover never overwrites
-// the first backup.
-func backup(opts Options, path string, data []byte) error {
-	full := filepath.Join(filepath.Dir(opts.StatePath), "backups", filepath.FromSlash(path))
-	if _, err := os.Lstat(full); err == nil {
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {
-		return fmt.Errorf("backing up %s: %w", path, err)
-	}
-	// 0600: the file may hold credentials.
-	if err := os.WriteFile(full, data, 0o600); err != nil {
-		return fmt.Errorf("backing up %s: %w", path, err)
 	}
 	return nil
 }
@@ -595,26 +621,33 @@ const minRedacted = 4
 // secretValues reads the values of the secrets the changes write, so that
 // a backup of a file that held them can leave them out.
 func secretValues(changes []Change, read render.SecretReader) []string {
+	var paths []string
+	for _, c := range changes {
+		if c.doc != nil {
+			paths = append(paths, c.doc.SecretFiles()...)
+		}
+	}
+	return SecretValues(paths, read)
+}
+
+// SecretValues reads the secret files at paths with read, skipping those
+// it cannot read and values too short to redact, longest first so that a
+// secret containing another is replaced whole: what RedactValues takes.
+func SecretValues(paths []string, read render.SecretReader) []string {
 	values := []string{}
 	if read == nil {
 		return values
 	}
 	seen := map[string]bool{}
-	for _, c := range changes {
-		if c.doc == nil {
+	for _, p := range paths {
+		if seen[p] {
 			continue
 		}
-		for _, p := range c.doc.SecretFiles() {
-			if seen[p] {
-				continue
-			}
-			seen[p] = true
-			if v, err := read(p); err == nil && len(v) >= minRedacted {
-				values = append(values, v)
-			}
+		seen[p] = true
+		if v, err := read(p); err == nil && len(v) >= minRedacted {
+			values = append(values, v)
 		}
 	}
-	// Longest first, so a secret containing another is replaced whole.
 	sort.Slice(values, func(i, j int) bool { return len(values[i]) > len(values[j]) })
 	return values
 }
@@ -652,10 +685,11 @@ func redactPointers(data []byte, c Change) []byte {
 	return doc.Bytes()
 }
 
-// redactValues replaces each value, as written raw or JSON-escaped, by
-// <secret>. A backup is of a file as it was, which may hold what agyconf
-// wrote there before, secrets included; the secrets stay in their files.
-func redactValues(data []byte, values []string) []byte {
+// RedactValues replaces each value, as written raw or JSON-escaped, by
+// <secret>: in a backup, which is of a file as it was and may hold what
+// agyconf wrote there before, secrets included; and in whatever diff
+// shows, where a user's own entry may hold the same value as a secret.
+func RedactValues(data []byte, values []string) []byte {
 	for _, v := range values {
 		data = bytes.ReplaceAll(data, []byte(v), []byte("<secret>"))
 		for _, html := range []bool{false, true} {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
 )
@@ -18,31 +19,65 @@ import (
 type env struct {
 	t       *testing.T
 	root    string
+	fs      FS // the root, opened once
 	opts    Options
 	secrets map[string]string
 }
 
+// stateDir is where the tests keep the state, as global scope does.
+const stateDir = ".local/state/agyconf"
+
 func newEnv(t *testing.T) *env {
-	root := t.TempDir()
-	e := &env{t: t, root: root, secrets: map[string]string{"/run/secrets/t": "tok-1"}}
-	e.opts = Options{Root: root, StatePath: filepath.Join(root, ".local/state/agyconf/state.json"), Secrets: func(p string) (string, error) {
+	e := &env{t: t, secrets: map[string]string{"/run/secrets/t": "tok-1"}}
+	e.opts = Options{Instance: "state", Secrets: func(p string) (string, error) {
 		s, ok := e.secrets[p]
 		if !ok {
 			return "", os.ErrNotExist
 		}
 		return s, nil
 	}}
+	e.setRoot(t.TempDir())
 	return e
 }
+
+// setRoot renders into root from now on.
+func (e *env) setRoot(root string) {
+	e.t.Helper()
+	fsys, err := confine.Open(root, confine.Options{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { fsys.Close() })
+	e.root, e.fs = root, fsys
+	e.opts.FS = fsys
+}
+
+// options are the env's options with the FS a test set (nil: the root)
+// and a store on it.
+func (e *env) options() Options {
+	o := e.opts
+	if o.FS == nil {
+		o.FS = e.fs
+	}
+	o.Store = NewStore(o.FS, stateDir)
+	return o
+}
+
+// statePath is the state file, absolute.
+func (e *env) statePath() string { return filepath.Join(e.root, stateDir, e.opts.Instance+".json") }
+
+// loadState reads the state as a render would.
+func (e *env) loadState() (*State, error) { return NewStore(e.fs, stateDir).LoadState(e.opts.Instance) }
 
 // run applies plan and returns the action per path, or the error.
 func (e *env) run(plan *render.Plan) (map[string]Action, error) {
 	e.t.Helper()
-	st, err := LoadState(e.opts.StatePath)
+	st, err := e.loadState()
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	changes, err := Decide(plan, st, e.opts)
+	opts := e.options()
+	changes, err := Decide(plan, st, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +85,7 @@ func (e *env) run(plan *render.Plan) (map[string]Action, error) {
 	for _, c := range changes {
 		got[c.Path] = c.Action
 	}
-	return got, Execute(changes, st, e.opts)
+	return got, Execute(changes, st, opts)
 }
 
 func (e *env) read(p string) string {
@@ -381,14 +416,14 @@ func TestConcurrentWriterKept(t *testing.T) {
 		"toolPermission": "strict",
 		"permissions":    map[string]any{"allow": []any{"command(git *)"}},
 	}, Merge: &render.Merge{Items: [][]string{{"permissions", "allow"}}}}
-	st, _ := LoadState(e.opts.StatePath)
-	changes, err := Decide(plan(d), st, e.opts)
+	st, _ := e.loadState()
+	changes, err := Decide(plan(d), st, e.options())
 	if err != nil {
 		t.Fatal(err)
 	}
 	// agy, meanwhile: a login token and a grant of its own.
 	e.write("settings.json", `{"model": "x", "auth": {"token": "t"}, "permissions": {"allow": ["read_file", "write_file"]}}`)
-	if err := Execute(changes, st, e.opts); err != nil {
+	if err := Execute(changes, st, e.options()); err != nil {
 		t.Fatal(err)
 	}
 	got := e.read("settings.json")

@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -25,7 +24,7 @@ const workers = 16
 
 // item is one file of a batch.
 type item struct {
-	target string
+	target string // below the root, forward slashes
 	data   []byte
 	mode   fs.FileMode
 	temp   string // set once written
@@ -41,16 +40,17 @@ type item struct {
 // every target either old or new. There is no fsync per file in a loop
 // (renameio's way) and no syncfs(2), which waits for every other writer on
 // the disk too (2 s per render measured while a fuzzer wrote to it; a
-// `home-manager switch` follows a Nix build).
+// `home-manager switch` follows a Nix build). Every call goes through the
+// root's FS: a folder swapped for a link out of the root after the
+// decision fails there, in the kernel, whatever the timing.
 type batch struct {
 	fs      FS
-	root    string
 	keep    map[string]bool
 	items   []*item
 	removes []string
-	// contain checks each target again right before it is touched: a
-	// folder on the way may have become a link out of the root since the
-	// decision.
+	// contain words a refusal: the batch checks each target's folders once
+	// more before it starts, so that a link swapped in after the decision
+	// gets a message, not only the kernel's refusal.
 	contain *container
 }
 
@@ -78,7 +78,7 @@ func (b *batch) commit() (err error) {
 	b.removeStaleTemps()
 	created, err := b.mkdirs()
 	if err != nil {
-		return err
+		return b.explain(err)
 	}
 	defer func() {
 		if err != nil {
@@ -86,28 +86,19 @@ func (b *batch) commit() (err error) {
 		}
 	}()
 	if err := parallel(len(b.items), func(i int) error {
-		if err := b.recheck(b.items[i].target); err != nil {
-			return err
-		}
 		return b.items[i].writeTemp(b.fs)
 	}); err != nil {
-		return err
+		return b.explain(err)
 	}
 	for _, it := range b.items {
-		if err := b.recheck(it.target); err != nil {
-			return err
-		}
 		if err := b.fs.Rename(it.temp, it.target); err != nil {
-			return err
+			return b.explain(err)
 		}
 		it.temp = ""
 	}
 	for _, r := range b.removes {
-		if err := b.recheck(r); err != nil {
-			return err
-		}
-		if err := b.fs.Remove(r); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("removing %s: %w", r, err)
+		if err := b.fs.Remove(r); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return b.explain(fmt.Errorf("removing %s: %w", b.fs.Full(r), err))
 		}
 		b.removeEmptyParents(r)
 	}
@@ -126,19 +117,19 @@ func (it *item) writeTemp(fsys FS) error {
 		// read the file again as late as possible and merge into what it
 		// holds now, so a write between the decision and this one is kept.
 		// What remains is the window of one write and one fsync.
-		current, err := readLiveAgain(it.target)
+		current, _, err := fsys.ReadFile(it.target, MaxLiveFileSize)
 		if err == nil && !bytes.Equal(current, it.decidedOn) {
 			if it.data, err = it.rebuild(current); err != nil {
 				return err
 			}
 			if len(it.data) > MaxLiveFileSize {
-				return fmt.Errorf("%s would be %d bytes; agyconf writes and reads files of at most %d bytes (16 MiB)", it.target, len(it.data), MaxLiveFileSize)
+				return fmt.Errorf("%s would be %d bytes; agyconf writes and reads files of at most %d bytes (16 MiB)", fsys.Full(it.target), len(it.data), MaxLiveFileSize)
 			}
 		}
 	}
-	temp, err := fsys.WriteTemp(filepath.Dir(it.target), tempPrefix+"*", it.data, it.mode)
+	temp, err := fsys.WriteTemp(path.Dir(it.target), tempPrefix, it.data, it.mode)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", it.target, err)
+		return fmt.Errorf("writing %s: %w", fsys.Full(it.target), err)
 	}
 	it.temp = temp
 	return nil
@@ -149,14 +140,14 @@ func (it *item) writeTemp(fsys FS) error {
 func (b *batch) mkdirs() ([]string, error) {
 	missing := map[string]bool{}
 	for _, it := range b.items {
-		for d := filepath.Dir(it.target); !missing[d] && !exists(d); d = filepath.Dir(d) {
+		for d := path.Dir(it.target); d != "." && !missing[d] && !b.exists(d); d = path.Dir(d) {
 			missing[d] = true
 		}
 	}
 	byDepth := map[int][]string{}
 	var depths []int
 	for d := range missing {
-		n := strings.Count(d, string(filepath.Separator))
+		n := strings.Count(d, "/")
 		if byDepth[n] == nil {
 			depths = append(depths, n)
 		}
@@ -184,7 +175,7 @@ func (b *batch) mkdirs() ([]string, error) {
 func (b *batch) abort() {
 	for _, it := range b.items {
 		if it.temp != "" {
-			os.Remove(it.temp)
+			b.fs.Remove(it.temp)
 			it.temp = ""
 		}
 	}
@@ -198,8 +189,8 @@ func (b *batch) touchedDirs(created []string) []string {
 	add := func(d string) {
 		// A prune may have removed the folder itself: its parent lost an
 		// entry then, the first folder up that is still there.
-		for !exists(d) && d != b.root && d != filepath.Dir(d) {
-			d = filepath.Dir(d)
+		for d != "." && !b.exists(d) {
+			d = path.Dir(d)
 		}
 		if !seen[d] {
 			seen[d] = true
@@ -207,13 +198,13 @@ func (b *batch) touchedDirs(created []string) []string {
 		}
 	}
 	for _, it := range b.items {
-		add(filepath.Dir(it.target))
+		add(path.Dir(it.target))
 	}
 	for _, r := range b.removes {
-		add(filepath.Dir(r))
+		add(path.Dir(r))
 	}
 	for _, d := range created {
-		add(filepath.Dir(d))
+		add(path.Dir(d))
 	}
 	sort.Strings(out)
 	return out
@@ -223,41 +214,41 @@ func (b *batch) touchedDirs(created []string) []string {
 // folder, a plugin's tree), up to the root or a folder the layout keeps.
 // A folder that is not empty stops the climb: it is someone's.
 func (b *batch) removeEmptyParents(removed string) {
-	for dir := filepath.Dir(removed); ; dir = filepath.Dir(dir) {
-		rel, err := filepath.Rel(b.root, dir)
-		if err != nil || rel == "." || strings.HasPrefix(rel, "..") || b.keep[filepath.ToSlash(rel)] {
-			return
-		}
-		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+	for dir := path.Dir(removed); dir != "." && !b.keep[dir]; dir = path.Dir(dir) {
+		if fi, err := b.fs.Lstat(dir); err != nil || !fi.IsDir() {
 			return // a link (someone's, to a folder elsewhere) is never removed
 		}
-		if os.Remove(dir) != nil {
+		if b.fs.Remove(dir) != nil {
 			return // not empty, or not ours to remove
 		}
 	}
 }
 
-// recheck checks a target against the root right before the batch touches
-// it.
+// recheck checks a target's folders against the root once more before the
+// batch starts.
 func (b *batch) recheck(target string) error {
-	if b.contain == nil {
-		return nil
+	if r := b.contain.problemNow(target); r != "" {
+		return &EscapeError{Path: b.fs.Full(target), Reason: r}
 	}
-	return b.contain.recheck(target)
+	return nil
 }
 
-// readLiveAgain reads a shared file again just before it is written,
-// within the same bound as the first read.
-func readLiveAgain(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+// explain turns a failure the kernel reported into the refusal it is, when
+// a folder on the way became a link since the decision.
+func (b *batch) explain(err error) error {
+	var fault interface{ Unwrap() error }
+	if errors.As(err, &fault) {
+		for _, it := range b.items {
+			if e := b.recheck(it.target); e != nil {
+				return e
+			}
+		}
 	}
-	return readBounded(path, st.Size())
+	return err
 }
 
-func exists(p string) bool {
-	_, err := os.Lstat(p)
+func (b *batch) exists(name string) bool {
+	_, err := b.fs.Lstat(name)
 	return err == nil
 }
 
@@ -284,32 +275,22 @@ func parallel(n int, f func(i int) error) error {
 	return errors.Join(errs...)
 }
 
-func fsync(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
 // removeStaleTemps removes the temporary files a render killed mid-batch
 // left in the folders this batch writes to. The root's lock is held, so
 // no other render is writing them now.
 func (b *batch) removeStaleTemps() {
 	seen := map[string]bool{}
 	for _, it := range b.items {
-		dir := filepath.Dir(it.target)
+		dir := path.Dir(it.target)
 		if seen[dir] {
 			continue
 		}
 		seen[dir] = true
-		stale, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
-		for _, p := range stale {
-			os.Remove(p)
+		entries, _ := b.fs.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), tempPrefix) {
+				b.fs.Remove(path.Join(dir, e.Name()))
+			}
 		}
 	}
 }

@@ -3,8 +3,8 @@ package apply
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"sort"
 	"syscall"
 
@@ -15,25 +15,29 @@ import (
 // without decoding the config: it records what the last render that ended
 // in sync depended on (its inputs, agyconf's own build) and how every file
 // it manages looked afterwards. Any difference sends the run the long way.
-// It lives beside the state in cache/, is never committed (it holds
+// It lives in the store's cache/, is never committed (it holds
 // machine-specific paths and times), and can be deleted at any time.
 type Cache struct {
-	Agyconf string            `json:"agyconf"`
-	Config  string            `json:"config"` // absolute: another config is another run
-	Root    string            `json:"root"`
-	Inputs  []model.Input     `json:"inputs"`
+	Agyconf string        `json:"agyconf"`
+	Config  string        `json:"config"` // absolute: another config is another run
+	Root    string        `json:"root"`
+	Inputs  []model.Input `json:"inputs"`
+	// Outputs are the stamps of the managed files and of the state, by
+	// name below the root.
 	Outputs map[string]string `json:"outputs"`
 }
 
-// CachePath is the cache file of a state file.
-func CachePath(statePath string) string {
-	return filepath.Join(filepath.Dir(statePath), "cache", filepath.Base(statePath))
+// maxCacheSize bounds a cache file; a bigger one is a miss.
+const maxCacheSize = 64 << 20
+
+func (s *Store) cachePath(instance string) string {
+	return path.Join(s.dir, "cache", instance+".json")
 }
 
 // fileStamp is a file's size, modification time, inode and mode: what
 // changes when anyone writes it.
-func fileStamp(path string) string {
-	st, err := os.Lstat(path)
+func fileStamp(fsys FS, name string) string {
+	st, err := fsys.Lstat(name)
 	if err != nil {
 		return "missing"
 	}
@@ -42,6 +46,15 @@ func fileStamp(path string) string {
 		ino = uint64(sys.Ino)
 	}
 	return fmt.Sprintf("%d:%d:%d:%o", st.Size(), st.ModTime().UnixNano(), ino, st.Mode())
+}
+
+// stamp stamps a managed file through the root (its folders may be links
+// inside it), and the state through the store.
+func (s *Store) stamp(instance, name string) string {
+	if name == s.statePath(instance) {
+		return fileStamp(s.fs, name)
+	}
+	return fileStamp(s.root, name)
 }
 
 // InSync reports whether changes leave nothing to do: the condition for
@@ -57,43 +70,47 @@ func InSync(changes []Change) bool {
 
 // WriteCache records the cache after a render that ended in sync: the
 // files changes name, and the state file, as they are now.
-func WriteCache(opts Options, identity, config string, inputs []model.Input, changes []Change) error {
-	c := Cache{Agyconf: identity, Config: config, Root: opts.Root, Inputs: inputs, Outputs: map[string]string{}}
-	paths := []string{opts.StatePath}
+func (s *Store) WriteCache(instance, identity, config string, inputs []model.Input, changes []Change) error {
+	c := Cache{Agyconf: identity, Config: config, Root: s.fs.Dir(), Inputs: inputs, Outputs: map[string]string{}}
+	names := []string{s.statePath(instance)}
+	seen := map[string]bool{}
 	for _, ch := range changes {
-		paths = append(paths, filepath.Join(opts.Root, filepath.FromSlash(ch.Path)))
+		// A shared file has a change per entry: stat it once.
+		if !seen[ch.Path] {
+			seen[ch.Path] = true
+			names = append(names, ch.Path)
+		}
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		c.Outputs[p] = fileStamp(p)
+	sort.Strings(names)
+	for _, n := range names {
+		c.Outputs[n] = s.stamp(instance, n)
 	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
 	}
-	path := CachePath(opts.StatePath)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	name := s.cachePath(instance)
+	if err := s.fs.MkdirAll(path.Dir(name), 0o755); err != nil {
+		return s.linkErr(err)
 	}
-	// Not durable on purpose: a lost cache only costs one slow run.
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return s.linkErr(s.fs.WriteFile(name, append(data, '\n'), 0o644))
 }
 
-// CacheHit reports whether the cache at path says a run of config for
-// root would find everything in sync: same agyconf, same config, same
-// inputs (inputsUnchanged looks at them again), and every managed file
-// exactly as it was left.
-func CacheHit(path, root, identity, config string, inputsUnchanged func([]model.Input) bool) bool {
-	data, err := os.ReadFile(path)
+// CacheHit reports whether the instance's cache says a run of config
+// would find everything in sync: same agyconf, same config, same root,
+// same inputs (inputsUnchanged looks at them again), and every managed
+// file exactly as it was left. Anything unreadable is a miss.
+func (s *Store) CacheHit(instance, identity, config string, inputsUnchanged func([]model.Input) bool) bool {
+	data, _, err := s.fs.ReadFile(s.cachePath(instance), maxCacheSize)
 	if err != nil {
 		return false
 	}
 	var c Cache
-	if json.Unmarshal(data, &c) != nil || c.Agyconf != identity || c.Config != config || c.Root != root || len(c.Outputs) == 0 {
+	if json.Unmarshal(data, &c) != nil || c.Agyconf != identity || c.Config != config || c.Root != s.fs.Dir() || len(c.Outputs) == 0 {
 		return false
 	}
-	for p, stamp := range c.Outputs {
-		if fileStamp(p) != stamp {
+	for n, stamp := range c.Outputs {
+		if !fs.ValidPath(n) || s.stamp(instance, n) != stamp {
 			return false
 		}
 	}

@@ -3,13 +3,13 @@ package apply
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/confine"
+	"github.com/agyconf/agyconf/internal/render"
 )
 
 // MaxLiveFileSize bounds every live file apply reads, and every file it
@@ -24,137 +24,73 @@ const MaxLiveFileSize = 16 << 20
 // nixStore is where Nix keeps its store.
 const nixStore = "/nix/store/"
 
-// Writes stay under the render root. Every target's relative path is
-// checked segment by segment before anything touches it, and the folders
-// above it are resolved: a folder that is a symbolic link is followed, and
-// a write or removal whose folder resolves outside the root (itself
-// resolved) is refused. Decide reports the refusal as a conflict, so that
-// render --check, diff and status show it; the batch checks again right
-// before each write, rename and removal, so a link swapped in after the
-// decision is caught too. Links that stay inside the root (a dotfile
-// manager linking ~/.gemini into ~/dotfiles) keep working. The target
-// itself may be a link: that is readLive's and hmLink's business (a rename
-// replaces the link, never writes through it).
+// Writes stay under the render root. The root is opened once (confine.Root)
+// and every call below it goes through os.Root, which refuses, in the
+// kernel-assisted resolver, any link that leads out: there is no window
+// between a check and a use. On top of that, and first, Decide resolves the
+// folders of every target and turns a link that leads out, or nowhere, into
+// a conflict with a message that says what to do (the Nix store's links
+// name the Home Manager option that made them), so that render --check,
+// diff and status show it. Links that stay inside the root (a dotfile
+// manager linking ~/.gemini into ~/dotfiles), absolute ones included, keep
+// working. The target itself may be a link: that is readLive's business (a
+// rename replaces the link, never writes through it).
 
 // container answers whether paths under one root stay there.
 type container struct {
-	root     string // absolute, clean
-	realRoot string // root with its symbolic links resolved
-	store    string // the Nix store's folder, with a trailing slash; tests fake one
-	cache    map[string]string
+	fs    FS
+	store string // the Nix store's folder, with a trailing slash; tests fake one
+	cache map[string]string
 }
 
-// newContainer checks paths under root; store is the Nix store's folder,
+// newContainer checks paths under fsys; store is the Nix store's folder,
 // "" for the real one.
-func newContainer(root, store string) *container {
+func newContainer(fsys FS, store string) *container {
 	if store == "" {
 		store = nixStore
 	}
-	root = filepath.Clean(root)
-	return &container{root: root, realRoot: resolveExisting(root), store: store, cache: map[string]string{}}
-}
-
-// resolveExisting resolves the symbolic links of the part of p that exists
-// and appends the rest: what p will be once its missing folders are made.
-func resolveExisting(p string) string {
-	var rest []string
-	for d := p; ; d = filepath.Dir(d) {
-		if real, err := filepath.EvalSymlinks(d); err == nil {
-			for i := len(rest) - 1; i >= 0; i-- {
-				real = filepath.Join(real, rest[i])
-			}
-			return real
-		}
-		if d == filepath.Dir(d) {
-			return p
-		}
-		rest = append(rest, filepath.Base(d))
-	}
+	return &container{fs: fsys, store: store, cache: map[string]string{}}
 }
 
 // problem returns "" when rel (forward slashes, relative to the root) may
 // be written or removed, or the reason it may not, worded to follow the
-// path in a message. cached reuses the answers for folders already seen
-// (Decide); the batch's checks run afresh.
-func (c *container) problem(rel string, cached bool) string {
-	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+// path in a message.
+func (c *container) problem(rel string) string {
+	if !fs.ValidPath(rel) || rel == "." {
 		return "is not a path below the render root; agyconf writes only under its root"
 	}
 	if msg := config.PathProblem(rel); msg != "" {
 		return "is not a safe path: " + msg
 	}
-	dir := filepath.Dir(filepath.Join(c.root, filepath.FromSlash(rel)))
-	if cached {
-		if r, ok := c.cache[dir]; ok {
-			return r
-		}
+	dir := path.Dir(rel)
+	if r, ok := c.cache[dir]; ok {
+		return r
 	}
-	r := c.dirProblem(dir)
-	if cached {
-		c.cache[dir] = r
-	}
+	_, err := c.fs.Resolve(dir)
+	r := c.linkReason(err)
+	c.cache[dir] = r
 	return r
 }
 
-// dirProblem walks dir's segments below the root and checks every one that
-// is a symbolic link.
-func (c *container) dirProblem(dir string) string {
-	rel, err := filepath.Rel(c.root, dir)
-	if err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return "is not a path below the render root; agyconf writes only under its root"
+// linkReason words the refusal of a folder link for a message.
+func (c *container) linkReason(err error) string {
+	var le *confine.LinkError
+	if err == nil || !errors.As(err, &le) {
+		return "" // resolved, or a plain error the write will meet and report
 	}
-	if rel == "." {
-		return ""
-	}
-	cur := c.root
-	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
-		cur = filepath.Join(cur, seg)
-		fi, err := os.Lstat(cur)
-		if err != nil {
-			return "" // missing (agyconf makes it, a real folder) or not a folder (the write fails)
+	name := le.Link
+	switch le.Reason {
+	case confine.LinkDangling:
+		return fmt.Sprintf("would be written through %s, a link to %s, which does not exist; create what it points to, or replace the link by a folder", name, le.Target)
+	case confine.LinkLoop:
+		return fmt.Sprintf("would be written through %s, which is a loop of symbolic links; replace it by a folder", name)
+	case confine.LinkOutside:
+		if c.storeLink(le.Target) || c.storeLink(le.Leads) {
+			return storeReason(name, le.Target)
 		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			continue
-		}
-		if r := c.linkProblem(cur); r != "" {
-			return r
-		}
+		return fmt.Sprintf("would be written through %s, a link to %s, which is outside the render root %s; agyconf writes only under its root: move that folder under the root (or point the link inside it), or render into it directly with --root", name, le.Leads, c.fs.Dir())
 	}
-	return ""
-}
-
-// linkProblem checks one symbolic link among a target's folders.
-func (c *container) linkProblem(link string) string {
-	name := c.relName(link)
-	target, err := os.Readlink(link)
-	if err != nil {
-		return fmt.Sprintf("would be written through %s, a link agyconf cannot read: %v", name, err)
-	}
-	real, err := filepath.EvalSymlinks(link)
-	if err != nil {
-		return fmt.Sprintf("would be written through %s, a link to %s, which does not resolve (%v); create what it points to, or replace the link by a folder", name, target, errors.Unwrap(err))
-	}
-	if inside(c.realRoot, real) {
-		return ""
-	}
-	if c.storeLink(target) || c.storeLink(real) {
-		return storeReason(name, target)
-	}
-	return fmt.Sprintf("would be written through %s, a link to %s, which is outside the render root %s; agyconf writes only under its root: move that folder under the root (or point the link inside it), or render into it directly with --root", name, real, c.root)
-}
-
-// relName is a path under the root as messages name it.
-func (c *container) relName(p string) string {
-	if rel, err := filepath.Rel(c.root, p); err == nil {
-		return filepath.ToSlash(rel)
-	}
-	return p
-}
-
-// inside reports whether p is root or below it.
-func inside(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
+	return fmt.Sprintf("would be written through %s: %v", name, le)
 }
 
 // storeLink reports whether a link target is in the Nix store or in a Home
@@ -172,7 +108,7 @@ func storeReason(name, target string) string {
 
 // refuse returns the conflict for a path that escapes, and whether it does.
 func (c *container) refuse(rel string) (Change, bool) {
-	if r := c.problem(rel, true); r != "" {
+	if r := c.problem(rel); r != "" {
 		return Change{Path: rel, Action: Conflict, Reason: r}, true
 	}
 	return Change{}, false
@@ -189,40 +125,6 @@ func (e *EscapeError) Error() string {
 	return fmt.Sprintf("%s %s (it changed during the render; what was not yet written is left as it was)", e.Path, e.Reason)
 }
 
-// recheck checks an absolute target again, right before the batch touches
-// it.
-func (c *container) recheck(target string) error {
-	rel, err := filepath.Rel(c.root, target)
-	if err != nil {
-		return &EscapeError{Path: target, Reason: "is not below the render root"}
-	}
-	if r := c.problem(filepath.ToSlash(rel), false); r != "" {
-		return &EscapeError{Path: target, Reason: r}
-	}
-	return nil
-}
-
-// readBounded reads a live file of at most MaxLiveFileSize bytes: a bigger
-// one is refused before it is read, one that grows while read too.
-func readBounded(path string, size int64) ([]byte, error) {
-	if size > MaxLiveFileSize {
-		return nil, sizeError(path, size)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxLiveFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxLiveFileSize {
-		return nil, sizeError(path, int64(len(data)))
-	}
-	return data, nil
-}
-
 // checkWriteSizes refuses to write a file agyconf could not read back.
 func checkWriteSizes(changes []Change) error {
 	for _, c := range changes {
@@ -233,26 +135,27 @@ func checkWriteSizes(changes []Change) error {
 	return nil
 }
 
-func sizeError(path string, size int64) error {
-	what := fmt.Sprintf("is %d bytes", size)
-	if size == MaxLiveFileSize+1 {
+// sizeError words a live file over the limit.
+func sizeError(name string, err *confine.TooLargeError) error {
+	what := fmt.Sprintf("is %d bytes", err.Size)
+	if err.Size < 0 {
 		what = "grew past the limit while being read"
 	}
-	return fmt.Errorf("%s %s; agyconf reads live files of at most %d bytes (16 MiB) and never rewrites one it did not read: move it aside or shrink it", path, what, MaxLiveFileSize)
+	return fmt.Errorf("%s %s; agyconf reads live files of at most %d bytes (16 MiB) and never rewrites one it did not read: move it aside or shrink it", name, what, MaxLiveFileSize)
 }
 
-// caseCollision finds two targets whose paths differ only in case: on a
-// case-insensitive filesystem (macOS, Windows, where a workspace may be
-// checked out) they are one file, and each render would overwrite the
-// other's.
-func caseCollision(paths []string) error {
-	seen := map[string]string{}
-	for _, p := range paths {
-		k := strings.ToLower(p)
-		if first, ok := seen[k]; ok && first != p {
-			return fmt.Errorf("%s and %s differ only in case: on a case-insensitive filesystem (macOS, Windows) they are one file; rename one of the entries they come from", first, p)
-		}
-		seen[k] = p
+// caseCollision refuses two documents whose paths differ only in case.
+// Render reports it, located, before anything is locked or written; this
+// is the same check for every other caller of Decide.
+func caseCollision(plan *render.Plan) error {
+	if a, b := plan.CaseCollision(); a != nil {
+		return fmt.Errorf("%s and %s differ only in case: on a case-insensitive filesystem (macOS, Windows) they are one file; rename one of the entries they come from", a.Path, b.Path)
 	}
 	return nil
+}
+
+// problemNow checks rel afresh, without the answers Decide cached.
+func (c *container) problemNow(rel string) string {
+	delete(c.cache, path.Dir(rel))
+	return c.problem(rel)
 }

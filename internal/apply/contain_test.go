@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/render"
 )
 
@@ -27,9 +28,7 @@ func newContainScene(t *testing.T) *containScene {
 		}
 	}
 	e := newEnv(t)
-	e.root = root
-	e.opts.Root = root
-	e.opts.StatePath = filepath.Join(root, ".local/state/agyconf/state.json")
+	e.setRoot(root)
 	return &containScene{env: e, outside: outside}
 }
 
@@ -58,11 +57,11 @@ func (s *containScene) outsideEntries() []string {
 
 func (s *containScene) decide(p *render.Plan) []Change {
 	s.env.t.Helper()
-	st, err := LoadState(s.env.opts.StatePath)
+	st, err := s.env.loadState()
 	if err != nil {
 		s.env.t.Fatal(err)
 	}
-	cs, err := Decide(p, st, s.env.opts)
+	cs, err := Decide(p, st, s.env.options())
 	if err != nil {
 		s.env.t.Fatal(err)
 	}
@@ -90,9 +89,9 @@ func TestContainLinkOutsideRefused(t *testing.T) {
 			t.Errorf("reason %q lacks %q", r, want)
 		}
 	}
-	st, _ := LoadState(s.env.opts.StatePath)
+	st, _ := s.env.loadState()
 	var ce *ConflictError
-	if err := Execute(cs, st, s.env.opts); !errors.As(err, &ce) {
+	if err := Execute(cs, st, s.env.options()); !errors.As(err, &ce) {
 		t.Fatalf("Execute: %v, want a conflict", err)
 	}
 	if got := s.outsideEntries(); len(got) != 0 {
@@ -130,7 +129,7 @@ func TestContainRootItselfALink(t *testing.T) {
 	if err := os.Symlink(real, alias); err != nil {
 		t.Fatal(err)
 	}
-	s.env.opts.Root = alias
+	s.env.setRoot(alias)
 	if err := os.MkdirAll(filepath.Join(real, "dotfiles"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +167,7 @@ func TestContainStoreMessage(t *testing.T) {
 	if !strings.Contains(r, `home.file.".gemini"`) || !strings.Contains(r, "home-manager switch") {
 		t.Fatal(r)
 	}
-	if c := newContainer("/root", ""); !c.storeLink("/nix/store/abc") || !c.storeLink("../../x-home-manager-files/y") || c.storeLink("/home/u/dotfiles") {
+	if c := newContainer(nil, ""); !c.storeLink("/nix/store/abc") || !c.storeLink("../../x-home-manager-files/y") || c.storeLink("/home/u/dotfiles") {
 		t.Fatal("storeLink")
 	}
 }
@@ -177,13 +176,18 @@ func TestContainDangling(t *testing.T) {
 	s := newContainScene(t)
 	s.link(".gemini", filepath.Join(s.outside, "missing"))
 	cs := s.decide(plan(textDoc(".gemini/GEMINI.md", "hi\n")))
-	if r := conflictReason(t, cs, ".gemini/GEMINI.md"); !strings.Contains(r, "does not resolve") {
+	if r := conflictReason(t, cs, ".gemini/GEMINI.md"); !strings.Contains(r, "outside the render root") {
 		t.Fatal(r)
 	}
 }
 
 func TestContainLexical(t *testing.T) {
-	c := newContainer(t.TempDir(), "")
+	root, err := confine.Open(t.TempDir(), confine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	c := newContainer(root, "")
 	for rel, want := range map[string]string{
 		"../x":                          "not a path below the render root",
 		"/etc/passwd":                   "not a path below the render root",
@@ -193,11 +197,11 @@ func TestContainLexical(t *testing.T) {
 		"a/\u202egnp.exe":               "invisible formatting character",
 		"a/" + strings.Repeat("x", 300): "file systems allow 255",
 	} {
-		if got := c.problem(rel, true); !strings.Contains(got, want) {
+		if got := c.problem(rel); !strings.Contains(got, want) {
 			t.Errorf("%q: got %q, want %q", rel, got, want)
 		}
 	}
-	if got := c.problem(".gemini/config/mcp_config.json", true); got != "" {
+	if got := c.problem(".gemini/config/mcp_config.json"); got != "" {
 		t.Errorf("a plain path: %q", got)
 	}
 }
@@ -205,9 +209,9 @@ func TestContainLexical(t *testing.T) {
 // A stale path recorded in a tampered state is refused like a planned one.
 func TestContainTamperedState(t *testing.T) {
 	s := newContainScene(t)
-	st, _ := LoadState(s.env.opts.StatePath)
+	st, _ := s.env.loadState()
 	st.Files["../outside/victim"] = &FileState{SHA256: "x"}
-	cs, err := Decide(plan(), st, s.env.opts)
+	cs, err := Decide(plan(), st, s.env.options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,8 +232,8 @@ func TestContainSwapBetweenDecideAndWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.link(".gemini/config", s.outside)
-	st, _ := LoadState(s.env.opts.StatePath)
-	err := Execute(cs, st, s.env.opts)
+	st, _ := s.env.loadState()
+	err := Execute(cs, st, s.env.options())
 	var ee *EscapeError
 	if !errors.As(err, &ee) || !strings.Contains(err.Error(), "outside the render root") {
 		t.Fatalf("Execute: %v, want an escape", err)
@@ -239,52 +243,37 @@ func TestContainSwapBetweenDecideAndWrite(t *testing.T) {
 	}
 }
 
-// swapFS swaps a folder for a link out of the root after the first
-// temporary file is written: the check right before the rename catches it.
-type swapFS struct {
-	OS
-	done    bool
-	swap    func()
-	renamed int
-}
-
-func (f *swapFS) WriteTemp(dir, pattern string, data []byte, mode fs.FileMode) (string, error) {
-	p, err := f.OS.WriteTemp(dir, pattern, data, mode)
-	if !f.done {
-		f.done = true
-		f.swap()
-	}
-	return p, err
-}
-
-func (f *swapFS) Rename(from, to string) error {
-	f.renamed++
-	return f.OS.Rename(from, to)
-}
-
+// TestContainSwapDuringBatch swaps a folder for a link out of the root
+// right after the first temporary file is written, before the renames:
+// the rename then goes through the root, which refuses the link in the
+// kernel, and nothing lands outside.
 func TestContainSwapDuringBatch(t *testing.T) {
 	s := newContainScene(t)
 	dir := filepath.Join(s.env.root, ".gemini/config/agents")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cs := s.decide(plan(textDoc(".gemini/config/agents/a.md", "a\n")))
-	sfs := &swapFS{swap: func() {
-		if err := os.Rename(dir, filepath.Join(s.env.root, "moved")); err != nil {
-			t.Error(err)
+	cs := s.decide(plan(textDoc(".gemini/config/agents/a.md", "a\n"), textDoc(".gemini/config/agents/b.md", "b\n")))
+	swapped := false
+	s.env.opts.FS = &hookFS{FS: s.env.fs, before: func(op, name string) error {
+		if op == "rename" && !swapped {
+			swapped = true
+			if err := os.Rename(dir, filepath.Join(s.env.root, "moved")); err != nil {
+				t.Error(err)
+			}
+			if err := os.Symlink(s.outside, dir); err != nil {
+				t.Error(err)
+			}
 		}
-		if err := os.Symlink(s.outside, dir); err != nil {
-			t.Error(err)
-		}
+		return nil
 	}}
-	s.env.opts.FS = sfs
-	st, _ := LoadState(s.env.opts.StatePath)
+	st, _ := s.env.loadState()
 	var ee *EscapeError
-	if err := Execute(cs, st, s.env.opts); !errors.As(err, &ee) {
+	if err := Execute(cs, st, s.env.options()); !errors.As(err, &ee) {
 		t.Fatalf("Execute: %v, want an escape", err)
 	}
-	if sfs.renamed != 0 {
-		t.Fatalf("%d renames after the swap", sfs.renamed)
+	if !swapped {
+		t.Fatal("the swap never happened")
 	}
 	if got := s.outsideEntries(); len(got) != 0 {
 		t.Fatalf("written outside the root: %v", got)

@@ -3,7 +3,6 @@ package apply
 import (
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,62 +12,22 @@ import (
 	"github.com/agyconf/agyconf/internal/render"
 )
 
-// faultFS is the real filesystem failing its n-th call (1-based), as a
-// crash or a full disk at that step would.
+// faultFS is the real root failing its n-th write-side call (1-based),
+// as a crash or a full disk at that step would.
 type faultFS struct {
-	OS
 	n, calls atomic.Int64
 }
 
 var errInjected = errors.New("injected fault")
 
-func (f *faultFS) step() error {
-	if f.calls.Add(1) == f.n.Load() {
-		return errInjected
-	}
-	return nil
-}
-
-func (f *faultFS) Mkdir(p string, m fs.FileMode) error {
-	if err := f.step(); err != nil {
-		return err
-	}
-	return f.OS.Mkdir(p, m)
-}
-
-func (f *faultFS) WriteTemp(dir, pattern string, data []byte, mode fs.FileMode) (string, error) {
-	if err := f.step(); err != nil {
-		return "", err
-	}
-	return f.OS.WriteTemp(dir, pattern, data, mode)
-}
-
-func (f *faultFS) Rename(from, to string) error {
-	if err := f.step(); err != nil {
-		return err
-	}
-	return f.OS.Rename(from, to)
-}
-
-func (f *faultFS) Remove(p string) error {
-	if err := f.step(); err != nil {
-		return err
-	}
-	return f.OS.Remove(p)
-}
-
-func (f *faultFS) SyncDir(p string) error {
-	if err := f.step(); err != nil {
-		return err
-	}
-	return f.OS.SyncDir(p)
-}
-
-func (f *faultFS) WriteState(p string, data []byte) error {
-	if err := f.step(); err != nil {
-		return err
-	}
-	return f.OS.WriteState(p, data)
+// on is the root e renders into, failing at the chosen step.
+func (f *faultFS) on(e *env) FS {
+	return &hookFS{FS: e.fs, before: func(string, string) error {
+		if f.calls.Add(1) == f.n.Load() {
+			return errInjected
+		}
+		return nil
+	}}
 }
 
 func mcpPlanDoc(servers map[string]any) *render.Document {
@@ -104,7 +63,7 @@ func TestFaultAtEveryStep(t *testing.T) {
 		}
 		f := &faultFS{}
 		f.n.Store(k)
-		e.opts.FS = f
+		e.opts.FS = f.on(e)
 		_, err := e.run(planB())
 		if err == nil {
 			if k < 8 {

@@ -29,11 +29,10 @@ import (
 // message and exactly which of the guarantees holds, and that the next
 // healthy render converges with no foreign entry lost.
 
-// errnoFS is the real filesystem failing one kind of call with an errno,
-// as the OS reports it: on its nth call (1-based) or, with nth 0, on every
-// call, the way a full disk or a read-only mount fails them all.
+// errnoFS is the real root failing one kind of call with an errno, as the
+// OS reports it: on its nth call (1-based) or, with nth 0, on every call,
+// the way a full disk or a read-only mount fails them all.
 type errnoFS struct {
-	OS
 	op    string // "mkdir", "temp", "rename", "remove", "syncdir", "state"
 	nth   int64
 	errno syscall.Errno
@@ -41,59 +40,23 @@ type errnoFS struct {
 	hit   atomic.Int64
 }
 
-func (f *errnoFS) fail(op string) bool {
-	if op != f.op {
-		return false
-	}
-	n := f.calls.Add(1)
-	if f.nth == 0 || n == f.nth {
+// on is the root e renders into, failing as f says.
+func (f *errnoFS) on(e *env) FS {
+	return &hookFS{FS: e.fs, before: func(op, name string) error {
+		if op != f.op {
+			return nil
+		}
+		n := f.calls.Add(1)
+		if f.nth != 0 && n != f.nth {
+			return nil
+		}
 		f.hit.Add(1)
-		return true
-	}
-	return false
-}
-
-func (f *errnoFS) Mkdir(p string, m fs.FileMode) error {
-	if f.fail("mkdir") {
-		return &fs.PathError{Op: "mkdir", Path: p, Err: f.errno}
-	}
-	return f.OS.Mkdir(p, m)
-}
-
-func (f *errnoFS) WriteTemp(dir, pattern string, data []byte, mode fs.FileMode) (string, error) {
-	if f.fail("temp") {
-		// os.CreateTemp's error names the pattern it tried.
-		return "", &fs.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: f.errno}
-	}
-	return f.OS.WriteTemp(dir, pattern, data, mode)
-}
-
-func (f *errnoFS) Rename(from, to string) error {
-	if f.fail("rename") {
-		return &os.LinkError{Op: "rename", Old: from, New: to, Err: f.errno}
-	}
-	return f.OS.Rename(from, to)
-}
-
-func (f *errnoFS) Remove(p string) error {
-	if f.fail("remove") {
-		return &fs.PathError{Op: "remove", Path: p, Err: f.errno}
-	}
-	return f.OS.Remove(p)
-}
-
-func (f *errnoFS) SyncDir(p string) error {
-	if f.fail("syncdir") {
-		return &fs.PathError{Op: "sync", Path: p, Err: f.errno}
-	}
-	return f.OS.SyncDir(p)
-}
-
-func (f *errnoFS) WriteState(p string, data []byte) error {
-	if f.fail("state") {
-		return &fs.PathError{Op: "open", Path: p, Err: f.errno}
-	}
-	return f.OS.WriteState(p, data)
+		what := map[string]string{"mkdir": "mkdir", "temp": "create", "rename": "rename", "remove": "remove", "syncdir": "fsync", "state": "create"}[op]
+		if op == "temp" {
+			name += "/" + tempPrefix // the temporary file it would have made
+		}
+		return &fs.PathError{Op: what, Path: e.fs.Full(name), Err: f.errno}
+	}}
 }
 
 // Outcomes of a fault: what the targets hold after it.
@@ -246,9 +209,9 @@ func TestFaultTable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newFaultScene(t)
 			e := s.e
-			stateBefore, _ := os.ReadFile(e.opts.StatePath)
+			stateBefore, _ := os.ReadFile(e.statePath())
 			f := &errnoFS{op: tc.op, nth: tc.nth, errno: tc.errno}
-			e.opts.FS = f
+			e.opts.FS = f.on(e)
 			_, err := e.run(faultPlanB())
 			if f.hit.Load() == 0 {
 				t.Fatalf("the fault was never hit (err %v)", err)
@@ -261,7 +224,7 @@ func TestFaultTable(t *testing.T) {
 			name := tc.names
 			switch name {
 			case "state":
-				name = e.opts.StatePath
+				name = e.statePath()
 			case "syncing folders":
 			default:
 				name = filepath.Join(e.root, name)
@@ -313,7 +276,7 @@ func TestFaultTable(t *testing.T) {
 			}
 			// The state: loadable, and pending exactly when it was saved
 			// before the batch.
-			st, lerr := LoadState(e.opts.StatePath)
+			st, lerr := e.loadState()
 			if lerr != nil {
 				t.Fatalf("the state no longer loads: %v", lerr)
 			}
@@ -327,7 +290,7 @@ func TestFaultTable(t *testing.T) {
 				t.Errorf("pending hashes in the state: %d, want some: %v", pending, tc.pending)
 			}
 			if !tc.pending {
-				if now, _ := os.ReadFile(e.opts.StatePath); !bytes.Equal(now, stateBefore) {
+				if now, _ := os.ReadFile(e.statePath()); !bytes.Equal(now, stateBefore) {
 					t.Errorf("the state changed although its write failed")
 				}
 			}
@@ -354,7 +317,7 @@ func TestFaultTable(t *testing.T) {
 				}
 			}
 			s.checkForeign(t, "after converging")
-			st, _ = LoadState(e.opts.StatePath)
+			st, _ = e.loadState()
 			for k, fs := range st.Files {
 				if fs.Pending != "" {
 					t.Errorf("%s still pending after converging", k)
@@ -374,7 +337,7 @@ func TestFaultTable(t *testing.T) {
 func TestFaultStateWriteThenEdit(t *testing.T) {
 	s := newFaultScene(t)
 	e := s.e
-	e.opts.FS = &errnoFS{op: "state", nth: 2, errno: syscall.ENOSPC}
+	e.opts.FS = (&errnoFS{op: "state", nth: 2, errno: syscall.ENOSPC}).on(e)
 	if _, err := e.run(faultPlanB()); err == nil {
 		t.Fatal("no error")
 	}
@@ -410,7 +373,7 @@ func TestLockHolderProcess(t *testing.T) {
 	if path == "" {
 		t.Skip("only run as a child of the lock tests")
 	}
-	if _, err := AcquireLock(path, time.Second, func(string) {}); err != nil {
+	if _, err := acquireLock(path, time.Second, func(string) {}); err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
@@ -467,10 +430,10 @@ func TestLockHeldByLiveProcess(t *testing.T) {
 	const wait = 300 * time.Millisecond
 	var told string
 	start := time.Now()
-	l, err := AcquireLock(path, wait, func(h string) { told = h })
+	l, err := acquireLock(path, wait, func(h string) { told = h })
 	took := time.Since(start)
 	if err == nil {
-		l.Release()
+		l()
 		t.Fatal("took a lock a live process holds")
 	}
 	if took < wait || took > wait+2*time.Second {
@@ -503,11 +466,11 @@ func TestLockHeldByKilledProcess(t *testing.T) {
 		t.Fatalf("the lock file says %q, want the dead holder's pid %s", b, dead)
 	}
 	start := time.Now()
-	l, err := AcquireLock(path, time.Minute, func(h string) { t.Errorf("waited for %s, which is dead", h) })
+	l, err := acquireLock(path, time.Minute, func(h string) { t.Errorf("waited for %s, which is dead", h) })
 	if err != nil {
 		t.Fatalf("a dead holder's lock: %v", err)
 	}
-	defer l.Release()
+	defer l()
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("took %s to take a dead holder's lock", took)
 	}

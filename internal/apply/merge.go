@@ -115,12 +115,20 @@ func literal(v any) (string, bool) {
 // decideShared decides every entry of a shared file, and the file's new
 // content when an entry changes.
 func decideShared(d *render.Document, st *State, opts Options) ([]Change, error) {
-	l, err := readLive(opts.Root, d.Path)
+	l, err := readLive(opts.FS, d.Path, opts.ReadOutsideLinks)
 	if err != nil {
 		return nil, err
 	}
 	if l.hmLink() && !opts.Adopt {
 		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
+	}
+	if l.outside && !opts.Adopt {
+		return []Change{{Path: d.Path, Action: Conflict, Reason: outsideLinkReason(l.link)}}, nil
+	}
+	if l.outside {
+		// --adopt replaces the link by agyconf's own file: nothing of what
+		// it points to is read, so there is nothing to merge into.
+		l.exists = false
 	}
 	var live *jsonmerge.Doc
 	if l.exists {
@@ -331,6 +339,9 @@ func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data
 	}
 	if l.exists && (!owner || l.link != "") {
 		c.backup = l.data
+	}
+	if l.outside {
+		c.backup = []byte("symbolic link to " + l.link + "\n")
 	}
 	return c
 }

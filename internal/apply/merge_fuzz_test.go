@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
@@ -40,41 +40,16 @@ import (
 //
 //	go test -run='^$' -fuzz=FuzzMergeMCPConfig -fuzztime=3m ./internal/apply/
 
-// fastFS is the real filesystem without fsyncs: a fuzz run is about the
+// fastOptions render into root without fsyncs: a fuzz run is about the
 // bytes, and a sync per file would make it a disk benchmark.
-type fastFS struct{}
-
-func (fastFS) Mkdir(p string, m fs.FileMode) error { return os.Mkdir(p, m) }
-
-func (fastFS) WriteTemp(dir, pattern string, data []byte, mode fs.FileMode) (string, error) {
-	f, err := os.CreateTemp(dir, pattern)
+func fastOptions(t *testing.T, root string) Options {
+	t.Helper()
+	fsys, err := confine.Open(root, confine.Options{NoSync: true})
 	if err != nil {
-		return "", err
+		t.Fatal(err)
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
-}
-
-func (fastFS) Rename(from, to string) error { return os.Rename(from, to) }
-func (fastFS) Remove(p string) error        { return os.Remove(p) }
-func (fastFS) SyncDir(string) error         { return nil }
-
-func (fastFS) WriteState(p string, data []byte) error {
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
+	t.Cleanup(func() { fsys.Close() })
+	return Options{FS: fsys, Store: NewStore(fsys, "state"), Instance: "state"}
 }
 
 // secretMark in a candidate's JSON is a string agyconf reads from a secret
@@ -276,15 +251,13 @@ func canonString(t *testing.T, raw string) string {
 // and its write.
 func fuzzMerge(t *testing.T, tg *mergeTarget, live []byte, selA, selB, flags uint8) {
 	root := t.TempDir()
-	opts := Options{
-		Root: root, StatePath: filepath.Join(root, "state", "state.json"), FS: fastFS{},
-		Adopt: flags&2 != 0,
-		Secrets: func(p string) (string, error) {
-			if p == "/run/secrets/t" {
-				return fuzzSecret, nil
-			}
-			return "", os.ErrNotExist
-		},
+	opts := fastOptions(t, root)
+	opts.Adopt = flags&2 != 0
+	opts.Secrets = func(p string) (string, error) {
+		if p == "/run/secrets/t" {
+			return fuzzSecret, nil
+		}
+		return "", os.ErrNotExist
 	}
 	full := filepath.Join(root, filepath.FromSlash(tg.path))
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -315,7 +288,7 @@ func fuzzMerge(t *testing.T, tg *mergeTarget, live []byte, selA, selB, flags uin
 			docs = append(docs, d)
 		}
 		p := &render.Plan{Documents: docs}
-		st, err := LoadState(opts.StatePath)
+		st, err := opts.Store.LoadState(opts.Instance)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -393,7 +366,7 @@ func fuzzMerge(t *testing.T, tg *mergeTarget, live []byte, selA, selB, flags uin
 			}
 		}
 		// Idempotent: the same plan again has nothing to do.
-		st, err = LoadState(opts.StatePath)
+		st, err = opts.Store.LoadState(opts.Instance)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -664,7 +637,7 @@ func FuzzManagedBlockForeignText(f *testing.F) {
 
 		// Through Decide and Execute.
 		root := t.TempDir()
-		opts := Options{Root: root, StatePath: filepath.Join(root, "state", "state.json"), FS: fastFS{}}
+		opts := fastOptions(t, root)
 		full := filepath.Join(root, "GEMINI.md")
 		if len(rawPre) > 0 {
 			if err := os.WriteFile(full, rawPre, 0o644); err != nil {
@@ -676,7 +649,7 @@ func FuzzManagedBlockForeignText(f *testing.F) {
 		}
 		run := func(p *render.Plan) []Change {
 			t.Helper()
-			st, err := LoadState(opts.StatePath)
+			st, err := opts.Store.LoadState(opts.Instance)
 			if err != nil {
 				t.Fatal(err)
 			}

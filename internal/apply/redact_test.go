@@ -24,7 +24,7 @@ func TestBackupRedaction(t *testing.T) {
 }
 `
 	c := Change{doc: doc, secrets: []string{"/mcpServers/a/env/OLD", "/mcpServers/gone/env/X"}}
-	got := string(redactValues(redactPointers([]byte(live), c), []string{`x<y>&"z"`, "ab"}))
+	got := string(RedactValues(redactPointers([]byte(live), c), []string{`x<y>&"z"`, "ab"}))
 	for _, leak := range []string{"rotated-away", "old-value", `x<y>&\"z\"`} {
 		if strings.Contains(got, leak) {
 			t.Errorf("backup still holds %q:\n%s", leak, got)

@@ -22,6 +22,27 @@ func Drift(changes []Change) []Change {
 	return out
 }
 
+// Writes reports whether any of changes would touch the disk.
+func Writes(changes []Change) bool {
+	for _, c := range changes {
+		if c.Writes() {
+			return true
+		}
+	}
+	return false
+}
+
+// Refused reports whether a render of changes would be refused: a
+// conflict stops the whole run before anything is written.
+func Refused(changes []Change) bool {
+	for _, c := range changes {
+		if c.Action == Conflict {
+			return true
+		}
+	}
+	return false
+}
+
 // Writes reports whether the change would touch the disk.
 func (c Change) Writes() bool { return c.data != nil || c.remove }
 

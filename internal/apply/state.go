@@ -1,25 +1,22 @@
-// Package apply brings live files in line with a render plan: it decides,
-// per document, whether to create, update, keep or prune it, refuses to
-// touch what agyconf does not own, and records what it wrote.
 package apply
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
-	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/agyconf/agyconf/schema"
 )
 
 // StateVersion is bumped when the state file's shape changes.
 const StateVersion = 1
+
+// MaxStateSize bounds a state file: about 150 bytes an owned entry, so a
+// state of 100,000 entries is 15 MB.
+const MaxStateSize = 64 << 20
 
 // State is what agyconf wrote last under one root: per file, or per entry
 // of a shared file ("<file>#<JSON pointer>"), the hash of its content with
@@ -53,85 +50,66 @@ func (f *FileState) matches(h string) bool {
 	return h == f.SHA256 || (f.Pending != "" && h == f.Pending)
 }
 
-// LoadState reads a state file; a missing file is an empty state.
-func LoadState(path string) (*State, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return &State{Version: StateVersion, Files: map[string]*FileState{}}, nil
-	}
+// NewState is the state of an instance that has written nothing.
+func NewState() *State { return &State{Version: StateVersion, Files: map[string]*FileState{}} }
+
+// ParseState reads a state file's content. It is checked against the
+// state's schema first — the file may have been edited by hand, cut short,
+// or (in a workspace) committed by someone else — so a bad one is an error
+// naming the place, never a panic or a wrong decision. name is the file,
+// for messages.
+func ParseState(name string, data []byte) (*State, error) {
+	v, err := schema.NewValidator(schema.State)
 	if err != nil {
-		return nil, fmt.Errorf("reading state: %w", err)
+		return nil, err
+	}
+	return parseState(v, name, data)
+}
+
+func parseState(v *schema.Validator, name string, data []byte) (*State, error) {
+	startOver := fmt.Sprintf("move %s aside to start over (agyconf then treats every existing file as not its own, and asks before taking any over)", name)
+	var head struct {
+		Version *int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err == nil && head.Version != nil && *head.Version != StateVersion {
+		if *head.Version > StateVersion {
+			return nil, fmt.Errorf("state file %s has version %d, written by a newer agyconf; this one reads version %d: upgrade agyconf, or %s", name, *head.Version, StateVersion, startOver)
+		}
+		return nil, fmt.Errorf("state file %s has version %d; this agyconf reads version %d: %s", name, *head.Version, StateVersion, startOver)
+	}
+	if !json.Valid(data) {
+		var x any
+		return nil, fmt.Errorf("state file %s %v (cut short, or edited by hand); %s", name, jsonPosError(data, json.Unmarshal(data, &x)), startOver)
+	}
+	if err := v.ValidateJSON(schema.State, data); err != nil {
+		var de *schema.DocumentError
+		if errors.As(err, &de) && len(de.Findings) > 0 {
+			f := de.Findings[0]
+			return nil, fmt.Errorf("state file %s:%d:%d: %s; %s", name, f.Line, f.Column, f.Message, startOver)
+		}
+		return nil, fmt.Errorf("state file %s: %v; %s", name, err, startOver)
 	}
 	var s State
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("state file %s is not valid JSON: %w; move it aside to start over (agyconf will then treat every existing file as not its own)", path, err)
-	}
-	if s.Version != StateVersion {
-		return nil, fmt.Errorf("state file %s has version %d; this agyconf reads version %d", path, s.Version, StateVersion)
-	}
-	if s.Files == nil {
-		s.Files = map[string]*FileState{}
+		return nil, fmt.Errorf("state file %s: %v; %s", name, err, startOver)
 	}
 	return &s, nil
 }
 
-// Save writes the state atomically, in the canonical JSON form.
-func (s *State) Save(path string) error { return s.save(OS{}, path) }
-
-func (s *State) save(fsys FS, path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("writing state: %w", err)
-	}
+// encode is the state's canonical form: sorted keys and lists, two-space
+// indent, a trailing newline.
+func (s *State) encode() ([]byte, error) {
 	for _, f := range s.Files {
 		sort.Strings(f.Secrets)
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	data = append(data, '\n')
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil // a render that changed nothing leaves every file alone
-	}
-	if err := fsys.WriteState(path, data); err != nil {
-		return fmt.Errorf("writing state: %w", err)
-	}
-	return nil
-}
-
-// writeAtomic replaces one file atomically and durably: renameio's
-// temporary file, fsync and rename, right for a single file.
-func writeAtomic(path string, data []byte) error {
-	return renameio.WriteFile(path, data, 0o644)
+	return append(data, '\n'), nil
 }
 
 func sum(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
-}
-
-// LoadOthers reads the states of every other config instance whose state
-// file lies beside self.
-func LoadOthers(self string) (map[string]*State, error) {
-	dir := filepath.Dir(self)
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading states: %w", err)
-	}
-	out := map[string]*State{}
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || filepath.Ext(name) != ".json" || filepath.Join(dir, name) == self {
-			continue
-		}
-		st, err := LoadState(filepath.Join(dir, name))
-		if err != nil {
-			return nil, err
-		}
-		out[strings.TrimSuffix(name, ".json")] = st
-	}
-	return out, nil
 }

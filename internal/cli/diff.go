@@ -35,16 +35,16 @@ EXAMPLES:
 }
 
 func runDiff(c *cli.Context) error {
-	s, err := decide(c, false)
+	s, err := decide(c, false, false)
 	if err != nil {
 		return err
 	}
-	defer s.lock.Release()
+	defer s.close()
 	out := s.out(c)
 	color := useColor(out, c.String("color"))
 	drift := apply.Drift(s.changes)
 	if c.String("format") == "json" {
-		if err := writeDiffJSON(out, s.root, drift, apply.Files(s.changes)); err != nil {
+		if err := writeDiffJSON(out, s.root, drift, apply.Files(s.changes), s.secretValues()); err != nil {
 			return err
 		}
 		if len(drift) > 0 && c.Bool("exit-code") {
@@ -57,12 +57,12 @@ func runDiff(c *cli.Context) error {
 			fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Name(), ch.Reason)
 		}
 	}
+	secrets := s.secretValues()
 	for _, ch := range apply.Files(s.changes) {
 		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
 			continue
 		}
-		before, after := ch.Shown()
-		text := udiff.Unified("a/"+ch.Path, "b/"+ch.Path, before, after)
+		text := shownDiff(ch, secrets)
 		if c.Bool("stat") {
 			add, del := countLines(text)
 			fmt.Fprintf(out, "%s | +%d -%d\n", ch.Path, add, del)
@@ -78,6 +78,16 @@ func runDiff(c *cli.Context) error {
 		return exit(ExitFindings, nil)
 	}
 	return nil
+}
+
+// shownDiff is the unified diff of one file as a person may see it:
+// strings that hold secrets redacted where agyconf puts them, and every
+// secret's value redacted wherever else it appears (raw or JSON-escaped),
+// a user's own entries included.
+func shownDiff(ch apply.Change, secrets []string) string {
+	before, after := ch.Shown()
+	text := udiff.Unified("a/"+ch.Path, "b/"+ch.Path, before, after)
+	return string(apply.RedactValues([]byte(text), secrets))
 }
 
 // countLines counts the added and removed lines of a unified diff.
@@ -121,7 +131,7 @@ func writeDiff(w io.Writer, diff string, color bool) {
 
 // writeDiffJSON prints the diff as one JSON document: the entries that
 // change, and per file its unified diff (secrets redacted) and line counts.
-func writeDiffJSON(w io.Writer, root string, drift, files []apply.Change) error {
+func writeDiffJSON(w io.Writer, root string, drift, files []apply.Change, secrets []string) error {
 	type fileDiff struct {
 		Path    string `json:"path"`
 		Action  string `json:"action"`
@@ -142,8 +152,7 @@ func writeDiffJSON(w io.Writer, root string, drift, files []apply.Change) error 
 		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
 			continue
 		}
-		before, after := ch.Shown()
-		text := udiff.Unified("a/"+ch.Path, "b/"+ch.Path, before, after)
+		text := shownDiff(ch, secrets)
 		add, del := countLines(text)
 		doc.Files = append(doc.Files, fileDiff{Path: ch.Path, Action: string(ch.Action), Added: add, Removed: del, Diff: text})
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,11 +11,12 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/google/renameio/v2"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/urfave/cli/v2"
+
+	"github.com/agyconf/agyconf/internal/confine"
 )
 
 func fmtCommand() *cli.Command {
@@ -174,7 +176,7 @@ func fmtFile(c *cli.Context, path string) (changed, broken bool, err error) {
 	if err != nil {
 		return false, false, err
 	}
-	if err := renameio.WriteFile(target, out, st.Mode().Perm()); err != nil {
+	if err := confine.ReplaceFile(target, out, st.Mode().Perm()); err != nil {
 		return false, false, err
 	}
 	return true, false, nil
@@ -210,15 +212,15 @@ func fmtStdin(c *cli.Context) error {
 	return nil
 }
 
-// readLimited reads a file of at most maxFmtSize bytes and a little more,
-// enough for formatHCL to refuse it.
+// readLimited reads a file of at most maxFmtSize bytes, without blocking
+// on a FIFO or a device.
 func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	data, err := confine.ReadFile(path, maxFmtSize)
+	var tl *confine.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, fmt.Errorf("%s is larger than %d bytes, the limit of a config file", path, maxFmtSize)
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxFmtSize+1))
+	return data, err
 }
 
 // maxFmtSize bounds a file fmt reads, the bound the config loader applies.

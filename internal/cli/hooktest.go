@@ -19,7 +19,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
@@ -228,7 +230,7 @@ func hooksFromConfig(c *cli.Context, path string) ([]hooksFile, bool, error) {
 var workspaceRoot = regexp.MustCompile(`(^|/)(\.agents|\.agent|_agents|_agent)/`)
 
 func hooksFromFile(path string) ([]hooksFile, bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := confine.ReadFile(path, apply.MaxLiveFileSize)
 	if err != nil {
 		return nil, false, exit(ExitBadInput, err)
 	}
@@ -405,11 +407,14 @@ func firstLine(s string) string {
 	return s
 }
 
+// maxPayloadSize bounds a --payload file: agy's payloads are kilobytes.
+const maxPayloadSize = 16 << 20
+
 // hookPayload is the stdin of the event: the file given, or a realistic
 // one with the fields agy was seen sending (reference §2.5).
 func hookPayload(ev model.Event, file string) ([]byte, error) {
 	if file != "" {
-		b, err := os.ReadFile(file)
+		b, err := confine.ReadFile(file, maxPayloadSize)
 		if err != nil {
 			return nil, err
 		}

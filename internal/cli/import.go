@@ -3,11 +3,16 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agyconf/agyconf/internal/apply"
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/importer"
+	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -29,13 +34,42 @@ stderr, one line per item: "not imported: PATH[:LINE:COL] [UNIT]: REASON",
 "converted: …" (changed on the way, e.g. url written as serverUrl), "secret:
 …" and "harness: …".
 
-Secrets: a value that looks like a credential (env, headers and oauth
-clientSecret whose key matches TOKEN, SECRET, KEY, PASSWORD or AUTH, or a
-value like "Bearer …", ghp_…, sk-…) is never printed. The config reads it with
-secret_file("DIR/.config/agyconf/secrets/<server>-<name>") and a TODO
-comment; the report gives the command that creates that file from the
-live one. In workspace scope, where secret_file() is refused, such a value is
-not imported.
+Secrets: import never prints a credential, on stdout, on stderr or into any
+file but its own. A value is one when any agyconf state under the root,
+ROOT (every *.json in ROOT/.local/state/agyconf/, or in ROOT/.agyconf/ in
+workspace scope), records it as read from secret_file(); and, wherever no
+state marks it, when it is an MCP server's env, headers, oauth or args
+value and
+  - its key (an env or header name, a key in a JSON value) contains TOKEN,
+    SECRET, KEY, PASSWORD, PASSWD, AUTH, CREDENTIAL or COOKIE, any case; an
+    oauth clientSecret always is one;
+  - or its value starts with "Bearer ", "Basic " or "Token ", or holds,
+    at its start or after a character other than a letter or digit, ghp_,
+    gho_, ghu_, ghs_ or ghr_ and 8 more characters, github_pat_ or glpat-
+    and 8, sk- and 16, xoxa-, xoxb-, xoxp- or xoxr- and 8, AKIA or ASIA
+    and 16, AIza and 20, or a JWT (eyJ….eyJ…);
+  - or its value holds a random-looking run: 24 or more of A-Z a-z 0-9
+    + / = _ - ., with at least 20 letters and digits, lowercase, uppercase
+    and digits all present, and at least 2 in 5 neighbouring letters and
+    digits switching between those three classes (hex and lowercase-only
+    strings never count: name them in a key);
+  - or its value is JSON (a jsonencode() argument) holding such a key with
+    a non-empty string or number, or such a value;
+  - for args also: --FLAG=VALUE, or the argument after --FLAG unless it
+    starts with "-", when FLAG's last word (split at "-", "_", ".") is
+    token, secret, key, apikey, password, passwd, pat, credential,
+    credentials, auth or bearer; or a header "NAME: VALUE" whose NAME
+    matches the key rule.
+The whole string is the secret ("Bearer …", a whole JSON argument).
+Without --out the config reads it with
+secret_file("ROOT/.config/agyconf/secrets/<server>-<name>") and a TODO
+comment, and the report gives the command that creates that file from the
+live one. With --out it is written to DIR/secrets/<server>-<name> (mode
+0600, the folder created 0700, never over an existing file), which the
+config reads, and DIR/agyconf.hcl, which then calls secret_file(), is
+written mode 0600 too. A local server holding one gets secret_mode =
+"inline", so that it renders back to the same file. In workspace scope,
+where secret_file() is refused, such a value is not imported.
 
 Harnesses: MemPalace's plugin (its bash hooks or agyhook's) and xmsg's
 server, xmsg-register hook and skill become harness "mempalace" and
@@ -43,8 +77,8 @@ harness "xmsg" blocks. Since the harness may render differently from what is
 installed, the unified diff a render would make by switching is printed to
 stderr after the report, under "migration diff"; secrets show as <secret>.
 
-Exit code 0 once imported, whatever the report lists; 2 for bad usage or a
-root that cannot be read.
+Exit code 0 once imported, whatever the report lists; 2 for bad usage, or a
+root or a state that cannot be read.
 
 EXAMPLES:
    agyconf import > ~/.config/agyconf/agyconf.hcl
@@ -92,7 +126,11 @@ func runImport(c *cli.Context) error {
 			return exit(ExitBadInput, fmt.Errorf("%s already exists; import does not overwrite a config: choose another --out or move it aside", filepath.Join(out, "agyconf.hcl")))
 		}
 	}
-	res, err := importer.Import(importer.Options{Root: root, Scope: scope, Product: product, Out: out})
+	secrets, err := stateSecrets(root, scope)
+	if err != nil {
+		return exit(ExitBadInput, err)
+	}
+	res, err := importer.Import(importer.Options{Root: root, Scope: scope, Product: product, Out: out, StateSecrets: secrets})
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}
@@ -127,34 +165,82 @@ func runImport(c *cli.Context) error {
 	return nil
 }
 
+// stateSecrets reads every config instance's state under root — each
+// *.json in the scope's state folder — and returns, per file relative to
+// root, the JSON pointers from the file's root of the values they record
+// as read from secret_file(), for import to keep out of what it prints.
+// An unreadable state is an error: without it import cannot tell.
+func stateSecrets(root string, scope model.Scope) (map[string][]string, error) {
+	fsys, err := confine.Open(root, confine.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer fsys.Close()
+	// No instance is named "", so the states "beside" it are all of them.
+	states, err := apply.NewStore(fsys, layout.StateDir(scope)).LoadOthers("")
+	if err != nil {
+		return nil, fmt.Errorf("%w (import reads the states to know which values came from secret_file())", err)
+	}
+	out := map[string][]string{}
+	for _, st := range states {
+		for key, f := range st.Files {
+			file, entry, _ := strings.Cut(key, "#")
+			for _, p := range f.Secrets {
+				out[file] = append(out[file], entry+p)
+			}
+		}
+	}
+	return out, nil
+}
+
 // writeImport writes the config and the files it reads under out; it
-// never overwrites a file.
+// never overwrites a file, and checks that before writing any. Secrets go
+// mode 0600 into folders it creates mode 0700, and so does the config
+// when it names them.
 func writeImport(out string, res *importer.Result) error {
+	names := append(sortedFileNames(res.Files), "agyconf.hcl")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	// Through a root opened at out: a link planted among its folders
+	// cannot send a secret elsewhere.
+	root, err := confine.Open(out, confine.Options{})
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	for _, rel := range names {
+		if _, err := root.Lstat(rel); err == nil {
+			return fmt.Errorf("%s already exists; import does not overwrite a file: choose another --out or move it aside", root.Full(rel))
+		}
+	}
 	write := func(rel string, data []byte, mode os.FileMode) error {
-		p := filepath.Join(out, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		dirMode := os.FileMode(0o755)
+		if mode&0o077 == 0 {
+			dirMode = 0o700
+		}
+		if err := root.MkdirAll(path.Dir(rel), dirMode); err != nil {
 			return err
 		}
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-		if err != nil {
-			return err
-		}
-		if _, err := f.Write(data); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+		return root.CreateNew(rel, data, mode)
 	}
 	for _, rel := range sortedFileNames(res.Files) {
 		mode := os.FileMode(0o644)
-		if res.Files[rel].Executable {
+		switch f := res.Files[rel]; {
+		case f.Secret:
+			mode = 0o600
+		case f.Executable:
 			mode = 0o755
 		}
 		if err := write(rel, res.Files[rel].Data, mode); err != nil {
 			return err
 		}
 	}
-	return write("agyconf.hcl", res.HCL, 0o644)
+	mode := os.FileMode(0o644)
+	if res.ReadsSecrets {
+		mode = 0o600
+	}
+	return write("agyconf.hcl", res.HCL, mode)
 }
 
 func sortedFileNames(m map[string]importer.File) []string {

@@ -5,7 +5,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,10 +12,10 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/google/renameio/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/urfave/cli/v2"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -139,27 +138,15 @@ func starter(scope model.Scope, product model.Product, path string) ([]byte, err
 // meanwhile is not lost either; with it the old file is replaced
 // atomically.
 func writeNew(path string, data []byte, force bool) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+	if force {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
+		return confine.ReplaceFile(path, data, 0o644)
 	}
-	if force {
-		return renameio.WriteFile(path, data, 0o644)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	err := confine.CreateNew(path, data, 0o644, 0o755)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("%s exists; agyconf init does not overwrite it without --force", path)
-	}
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(f, bytes.NewReader(data))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
 	}
 	return err
 }

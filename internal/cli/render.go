@@ -17,6 +17,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/diagfmt"
 	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
@@ -34,9 +35,9 @@ them under DIR: $HOME by default in global scope, the current directory in
 workspace scope. Output is deterministic: the same config gives the same
 bytes on any machine.
 
-Writes are atomic. agyconf records what it wrote (global scope:
-DIR/.local/state/agyconf/state.json; workspace scope: DIR/.agyconf/state.json)
-and refuses, with exit code 3, to overwrite a file it did not write or that
+Writes are atomic and stay under DIR. agyconf records what it wrote (global
+scope: DIR/.local/state/agyconf/INSTANCE.json; workspace scope:
+DIR/.agyconf/INSTANCE.json) and refuses, with exit code 3, to overwrite a file it did not write or that
 was edited since; it removes files it wrote that the config no longer
 describes, unless they were edited. Secrets named by secret_file() are read
 now, and only into files of mode 0600.
@@ -48,7 +49,8 @@ backups/.
 
 --check changes nothing and exits 1 when a render would change something,
 listing each path as missing, changed, stale or conflicting: the CI gate.
---dry-run prints what a render would do and changes nothing.
+--dry-run prints what a render would do and changes nothing. Neither creates
+anything, not even the lock file.
 
 EXAMPLES:
    agyconf render --config ~/.config/agyconf
@@ -82,22 +84,51 @@ type session struct {
 	config  string // absolute
 	inputs  []model.Input
 	root    string
+	fs      *confine.Root
+	store   *apply.Store
 	opts    apply.Options
 	state   *apply.State
 	changes []apply.Change
-	lock    *apply.Lock
+	release func()
 	format  diagfmt.Format
+	// workspace: the store is committed with the tree, and keeps a
+	// .gitignore for what is not.
+	workspace bool
+	// secretFiles are every file the config's secret_file() calls name:
+	// what a diff must not show, in whatever entry it appears.
+	secretFiles []string
+}
+
+// secretValues reads, as well as it can, the value of every secret the
+// config names, inline or exec, for diff to redact wherever it appears —
+// a user's own entry may hold the same token.
+func (s *session) secretValues() []string { return apply.SecretValues(s.secretFiles, s.opts.Secrets) }
+
+// close releases the lock and the root.
+func (s *session) close() {
+	s.release()
+	s.fs.Close()
 }
 
 // lockWait bounds how long a render waits for another one into the same
 // root before it gives up.
 const lockWait = 60 * time.Second
 
-// decide loads, renders and checks the config, takes the root's lock and
-// decides every path. With nothing set, it decides as if the config
+// gitignore keeps what a workspace's store holds for one machine out of
+// the commit: the lock, the cache and backups (which may hold what the
+// user had before agyconf, credentials included). The states are
+// committed with the rendered tree.
+const gitignore = "# The lock of a render in progress, the cache of the last one and backups stay on this machine.\nlock\ncache/\nbackups/\n"
+
+// decide loads, renders and checks the config, opens the render root,
+// takes its lock and decides every path. Everything that depends only on
+// the config and the layout is refused before the root is even opened;
+// write says whether the command will write (render, clean) or only look
+// (--check, --dry-run, diff, status), in which case nothing is created —
+// not even the lock. With nothing set, it decides as if the config
 // described nothing: every pristine entry agyconf owns is pruned (clean).
-// The caller releases the lock.
-func decide(c *cli.Context, nothing bool) (*session, error) {
+// The caller closes the session.
+func decide(c *cli.Context, nothing, write bool) (*session, error) {
 	path, format, err := configFlags(c)
 	if err != nil {
 		return nil, err
@@ -143,38 +174,47 @@ func decide(c *cli.Context, nothing bool) (*session, error) {
 	if err != nil {
 		return nil, exit(ExitBadInput, err)
 	}
-	s := &session{config: absPath(path), inputs: cfg.Inputs, root: root, format: format, opts: apply.Options{
-		Root:        root,
-		StatePath:   statePath(root, cfg.Agyconf.Scope, instance),
+	fsys, err := confine.Open(root, confine.Options{})
+	if err != nil {
+		return nil, exit(ExitBadInput, fmt.Errorf("render root: %w", err))
+	}
+	store := apply.NewStore(fsys, layout.StateDir(cfg.Agyconf.Scope))
+	var secretFiles []string
+	for _, ref := range cfg.SecretRefs {
+		secretFiles = append(secretFiles, ref.Path)
+	}
+	s := &session{secretFiles: secretFiles, config: absPath(path), inputs: cfg.Inputs, root: root, fs: fsys, store: store, format: format, release: func() {}, workspace: cfg.Agyconf.Scope == model.ScopeWorkspace, opts: apply.Options{
+		FS:          fsys,
+		Store:       store,
+		Instance:    instance,
 		Secrets:     secretsFrom(secrets),
 		KeepDirs:    layout.New(cfg.Agyconf).Folders(),
 		Force:       c.Bool("force"),
 		ExecBitOnly: cfg.Agyconf.Scope == model.ScopeWorkspace,
 		Adopt:       c.Bool("adopt"),
+		// A workspace arrives with git clone: its links are not the user's.
+		ReadOutsideLinks: cfg.Agyconf.Scope == model.ScopeGlobal,
 	}}
-	s.lock, err = apply.AcquireLock(apply.LockPath(s.opts.StatePath), lockWait, func(holder string) {
+	fail := func(err error) (*session, error) {
+		s.close()
+		return nil, exit(ExitBadInput, err)
+	}
+	if err := store.Check(instance); err != nil {
+		return fail(err)
+	}
+	if s.release, err = store.Lock(write, lockWait, func(holder string) {
 		fmt.Fprintf(c.App.ErrWriter, "agyconf: waiting for %s, which is rendering into %s\n", holder, root)
-	})
-	if err != nil {
-		return nil, exit(ExitBadInput, err)
+	}); err != nil {
+		return fail(err)
 	}
-	if cfg.Agyconf.Scope == model.ScopeWorkspace {
-		// The state is committed with the tree; the lock beside it is not.
-		ignore := filepath.Join(filepath.Dir(s.opts.StatePath), ".gitignore")
-		if _, statErr := os.Stat(ignore); errors.Is(statErr, os.ErrNotExist) {
-			_ = os.WriteFile(ignore, []byte("# The lock of a render in progress and the cache of the last one stay on this machine.\nlock\ncache/\n"), 0o644)
-		}
+	if s.opts.Others, err = store.LoadOthers(instance); err != nil {
+		return fail(err)
 	}
-	if s.opts.Others, err = apply.LoadOthers(s.opts.StatePath); err != nil {
-		s.lock.Release()
-		return nil, exit(ExitBadInput, err)
-	}
-	if s.state, err = apply.LoadState(s.opts.StatePath); err == nil {
+	if s.state, err = store.LoadState(instance); err == nil {
 		s.changes, err = apply.Decide(plan, s.state, s.opts)
 	}
 	if err != nil {
-		s.lock.Release()
-		return nil, exit(ExitBadInput, err)
+		return fail(err)
 	}
 	return s, nil
 }
@@ -204,11 +244,11 @@ func runRender(c *cli.Context) error {
 		}
 		return nil
 	}
-	s, err := decide(c, false)
+	s, err := decide(c, false, !c.Bool("check") && !c.Bool("dry-run"))
 	if err != nil {
 		return err
 	}
-	defer s.lock.Release()
+	defer s.close()
 	switch {
 	case c.Bool("check"):
 		if c.String("format") == "json" {
@@ -226,7 +266,7 @@ func runRender(c *cli.Context) error {
 	// config describes it (clean leaves it as an empty config would).
 	if apply.InSync(s.changes) && len(s.inputs) > 0 {
 		// Best effort: without a cache the next run only takes longer.
-		_ = apply.WriteCache(s.opts, identity(), s.config, s.inputs, s.changes)
+		_ = s.store.WriteCache(s.opts.Instance, identity(), s.config, s.inputs, s.changes)
 	}
 	return nil
 }
@@ -234,6 +274,11 @@ func runRender(c *cli.Context) error {
 // execute carries out the session's changes and reports them; a refused
 // conflict is exit 3.
 func (s *session) execute(c *cli.Context, verb string) error {
+	if s.workspace && apply.Writes(s.changes) && !apply.Refused(s.changes) {
+		if err := s.store.EnsureFile(".gitignore", []byte(gitignore)); err != nil {
+			return exit(ExitBadInput, err)
+		}
+	}
 	if err := apply.Execute(s.changes, s.state, s.opts); err != nil {
 		var ce *apply.ConflictError
 		if errors.As(err, &ce) {
@@ -263,8 +308,15 @@ func cacheHit(c *cli.Context) (string, bool) {
 		if err != nil {
 			return "", false
 		}
-		cache := apply.CachePath(statePath(root, scope, instance))
-		if apply.CacheHit(cache, root, identity(), absPath(path), config.InputsUnchanged) {
+		if hit := func() bool {
+			fsys, err := confine.Open(root, confine.Options{})
+			if err != nil {
+				return false
+			}
+			defer fsys.Close()
+			store := apply.NewStore(fsys, layout.StateDir(scope))
+			return store.Check(instance) == nil && store.CacheHit(instance, identity(), absPath(path), config.InputsUnchanged)
+		}(); hit {
 			return root, true
 		}
 	}
@@ -341,16 +393,6 @@ func renderRoot(flag string, scope model.Scope) (string, error) {
 		return "", fmt.Errorf("render root %s is not a folder", abs)
 	}
 	return abs, nil
-}
-
-// statePath is where agyconf records what one config instance wrote under
-// root. A workspace keeps it in the tree, to be committed with the rendered
-// files.
-func statePath(root string, scope model.Scope, instance string) string {
-	if scope == model.ScopeWorkspace {
-		return filepath.Join(root, ".agyconf", instance+".json")
-	}
-	return filepath.Join(root, ".local", "state", "agyconf", instance+".json")
 }
 
 // instanceName names a config instance: --instance, or the config's path —
@@ -443,26 +485,15 @@ func secretsFrom(values map[string]string) render.SecretReader {
 // readSecret reads a secret file, without the one line ending such files
 // usually end with (a token with a newline breaks a header).
 func readSecret(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
 	// A secret is a token or a key: a FIFO or a device would block or
-	// never end, and a huge file is not one.
-	if fi, err := f.Stat(); err != nil {
-		return "", err
-	} else if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
-	} else if fi.Size() > maxSecretSize {
+	// never end, and a huge file is not one. Both are refused at once.
+	data, err := confine.ReadFile(path, maxSecretSize)
+	var tl *confine.TooLargeError
+	if errors.As(err, &tl) {
 		return "", fmt.Errorf("%s is larger than %d KiB, too large for a secret", path, maxSecretSize>>10)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxSecretSize+1))
 	if err != nil {
 		return "", err
-	}
-	if len(data) > maxSecretSize {
-		return "", fmt.Errorf("%s is larger than %d KiB, too large for a secret", path, maxSecretSize>>10)
 	}
 	s := strings.TrimSuffix(string(data), "\n")
 	return strings.TrimSuffix(s, "\r"), nil

@@ -1,44 +1,19 @@
-package cli
+package cli_test
 
 import (
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/agyconf/agyconf/internal/agyhook"
+	"github.com/agyconf/agyconf/internal/clitest"
 )
 
 var update = flag.Bool("u", false, "update testscript files with the actual output")
 
-// exitCodeFile is where the agyconf command of the scripts records the code
-// it exits with, inside the script's own $WORK/.tmp, for the exitcode
-// command to check. testscript's `! exec` only asserts "non-zero", and exact
-// codes are part of agyconf's contract (docs/cli.md, "Exit codes").
-const exitCodeFile = "agyconf.exitcode"
-
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		// agyhook, for scripts that run rendered hooks as agy would. It
-		// must not start its detached mine supervisor here: that re-execs
-		// os.Executable, which is this test binary.
-		"agyhook": func() {
-			os.Exit(agyhook.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, agyhook.OSEnv("test")))
-		},
-		"agyconf": func() {
-			code := Main(os.Args, os.Stdout, os.Stderr)
-			if work := os.Getenv("WORK"); work != "" {
-				// Best effort: a missing record fails the exitcode command.
-				_ = os.WriteFile(filepath.Join(work, ".tmp", exitCodeFile), []byte(strconv.Itoa(code)), 0o644)
-			}
-			os.Exit(code)
-		},
-	})
+	testscript.Main(m, clitest.Commands())
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script: each is the
@@ -63,7 +38,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitCode,
+			"exitcode": clitest.ExitCode,
 			"mcpstart": cmdMCPStart,
 		},
 	})
@@ -96,28 +71,4 @@ func cmdMCPStart(ts *testscript.TestScript, neg bool, args []string) {
 		return
 	}
 	ts.Check(err)
-}
-
-func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
-	if neg {
-		ts.Fatalf("unsupported: ! exitcode")
-	}
-	if len(args) != 1 {
-		ts.Fatalf("usage: exitcode N")
-	}
-	want, err := strconv.Atoi(args[0])
-	if err != nil {
-		ts.Fatalf("usage: exitcode N: %v", err)
-	}
-	file := filepath.Join(ts.Getenv("WORK"), ".tmp", exitCodeFile)
-	data, err := os.ReadFile(file)
-	if err != nil {
-		ts.Fatalf("no exit code recorded: run exec agyconf first (%v)", err)
-	}
-	ts.Check(os.Remove(file))
-	got, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	ts.Check(err)
-	if got != want {
-		ts.Fatalf("agyconf exited with %d, want %d", got, want)
-	}
 }

@@ -58,11 +58,11 @@ EXAMPLES:
 }
 
 func runStatus(c *cli.Context) error {
-	s, err := decide(c, false)
+	s, err := decide(c, false, false)
 	if err != nil {
 		return err
 	}
-	defer s.lock.Release()
+	defer s.close()
 	var shown []apply.Change
 	for _, ch := range s.changes {
 		if ch.Action != apply.Merge {
@@ -105,11 +105,11 @@ EXAMPLES:
 }
 
 func runClean(c *cli.Context) error {
-	s, err := decide(c, true)
+	s, err := decide(c, true, !c.Bool("dry-run"))
 	if err != nil {
 		return err
 	}
-	defer s.lock.Release()
+	defer s.close()
 	if c.Bool("dry-run") {
 		report(s.out(c), c.App.ErrWriter, s.root, s.changes, "would clean")
 		return nil

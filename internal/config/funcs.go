@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -117,7 +117,17 @@ var jsonencodeFunc = function.New(&function.Spec{
 		if hugeNumber(args[0]) {
 			return cty.NilVal, errors.New(errHugeNumber)
 		}
-		return stdlib.JSONEncodeFunc.Call(args)
+		v, err := stdlib.JSONEncodeFunc.Call(args)
+		if err != nil || !v.IsKnown() {
+			return v, err
+		}
+		// Each jsonencode around another escapes the quotes and backslashes
+		// of the one inside, doubling them: 30 nested calls on "x" would
+		// take gigabytes. Bounding every result bounds the next one's input.
+		if s, _ := v.Unmark(); !s.IsNull() && len(s.AsString()) > MaxFileSize {
+			return cty.NilVal, fmt.Errorf("the result would be %d bytes, more than the %d bytes a config file may hold; encode less, or nest fewer jsonencode() calls", len(s.AsString()), MaxFileSize)
+		}
+		return v, nil
 	},
 })
 
@@ -239,32 +249,9 @@ func within(base, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// readLimited reads a regular file of at most MaxFileSize bytes.
-func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s is %d bytes; the limit is %d bytes", path, st.Size(), MaxFileSize)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s grew past the limit of %d bytes while being read", path, MaxFileSize)
-	}
-	return data, nil
-}
+// readLimited reads a regular file of at most MaxFileSize bytes, without
+// blocking: a FIFO or a device named by the config is refused at once.
+func readLimited(path string) ([]byte, error) { return confine.ReadFile(path, MaxFileSize) }
 
 func secretFileFunc(scope model.Scope, rec *recorder) function.Function {
 	return function.New(&function.Spec{

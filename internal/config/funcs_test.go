@@ -176,7 +176,7 @@ func TestFileFunc(t *testing.T) {
 		{name: "missing", expr: `file("nope.md")`, err: "nope.md does not exist"},
 		{name: "missing-absolute", expr: fmt.Sprintf("file(%q)", filepath.Join(root, "nope.md")), err: "no such file"},
 		{name: "not-utf8", expr: `file("latin1.md")`, err: "is not valid UTF-8 text"},
-		{name: "folder", expr: `file("sub")`, err: "is not a regular file"},
+		{name: "folder", expr: `file("sub")`, err: "not a regular file"},
 		{name: "empty-path", expr: `file("")`, err: "path is empty"},
 		{name: "secret-path", expr: `file(secret_file("/run/secrets/p"))`, err: "cannot be used as a path"},
 		{name: "workspace-absolute", scope: model.ScopeWorkspace, expr: fmt.Sprintf("file(%q)", outside), err: "an absolute path is not allowed in workspace scope"},

@@ -3,14 +3,15 @@ package config
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/internal/model"
 )
@@ -61,7 +62,11 @@ func readSkillFolder(dir string) ([]model.File, error) {
 		if len(files) == maxSkillFiles {
 			return fmt.Errorf("%s holds more than %d files", dir, maxSkillFiles)
 		}
-		data, err := os.ReadFile(p)
+		data, err := confine.ReadFile(p, int64(maxSkillBytes-total))
+		var tl *confine.TooLargeError
+		if errors.As(err, &tl) {
+			return fmt.Errorf("%s holds more than %d bytes", dir, maxSkillBytes)
+		}
 		if err != nil {
 			return err
 		}

@@ -1,13 +1,13 @@
 package importer
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/agyconf/agyconf/internal/apply"
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
@@ -38,7 +38,12 @@ func MigrationDiff(res *Result, root string) (string, error) {
 		return "", fmt.Errorf("rendering the harness blocks: %s", diags.Error())
 	}
 	st := &apply.State{Version: apply.StateVersion, Files: map[string]*apply.FileState{}}
-	changes, err := apply.Decide(plan, st, apply.Options{Root: root, Adopt: true, Secrets: render.Redact})
+	fsys, err := confine.Open(root, confine.Options{})
+	if err != nil {
+		return "", err
+	}
+	defer fsys.Close()
+	changes, err := apply.Decide(plan, st, apply.Options{FS: fsys, Adopt: true, Secrets: render.Redact})
 	if err != nil {
 		return "", err
 	}
@@ -54,17 +59,18 @@ func MigrationDiff(res *Result, root string) (string, error) {
 	return redactValues(b.String(), res.Secrets), nil
 }
 
-// redactValues replaces each value, as written and JSON-escaped, by the
-// placeholder.
+// redactValues replaces each value, as written and JSON-escaped (with
+// and without HTML escapes), by the placeholder.
 func redactValues(text string, values []string) string {
 	for _, v := range values {
 		if v == "" {
 			continue
 		}
 		text = strings.ReplaceAll(text, v, render.Placeholder)
-		enc, _ := json.Marshal(v)
-		if e := string(enc[1 : len(enc)-1]); e != v {
-			text = strings.ReplaceAll(text, e, render.Placeholder)
+		for _, e := range jsonEscapes(v) {
+			if e != v {
+				text = strings.ReplaceAll(text, e, render.Placeholder)
+			}
 		}
 	}
 	return text

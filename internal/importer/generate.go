@@ -228,11 +228,12 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 		}
 	}
 	if s.OAuth != nil {
+		todo = append(todo, secretPaths(s.OAuth.ClientID)...)
 		todo = append(todo, secretPaths(s.OAuth.ClientSecret)...)
 	}
 	for _, p := range todo {
-		if _, placeholder := im.secretFiles[p]; !placeholder {
-			continue // a secret file the live files already name (agyhook exec-env)
+		if _, placeholder := im.secretFiles[p]; !placeholder || im.opts.Out != "" {
+			continue // a file the live files already name (agyhook exec-env), or one import writes
 		}
 		b.AppendUnstructuredTokens(comment(fmt.Sprintf("# TODO: create %s (mode 0600) holding the value: see the import report.\n", p)))
 	}

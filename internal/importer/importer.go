@@ -7,7 +7,8 @@
 // the IDE's legacy mcp_config.json, parses each file as strictly as agy
 // does, builds a model.Config, recognises the wiring of the MemPalace and
 // xmsg harnesses, and prints the config with hclwrite. Nothing is written
-// under the root; secrets found inline are never copied into the config.
+// under the root; secrets found inline (secrets.go says which) are never
+// copied into the config.
 package importer
 
 import (
@@ -23,6 +24,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 )
@@ -38,9 +40,16 @@ type Options struct {
 	// bodies become file("…") calls and skill folders are copied next to
 	// it (Result.Files). Empty means everything inline.
 	Out string
-	// SecretDir is where secret_file() placeholders point; default
-	// <Root>/.config/agyconf/secrets.
+	// SecretDir is where secret_file() placeholders point without Out;
+	// default <Root>/.config/agyconf/secrets. With Out the values are
+	// written to <Out>/secrets (Result.Files) and read from there.
 	SecretDir string
+	// StateSecrets lists, per live file (slash-separated, relative to
+	// Root), the JSON pointers (RFC 6901, from the file's root) of the
+	// string values agyconf's states record as read from secret_file():
+	// each is a secret whatever it looks like. The caller reads the
+	// states; nil means there are none.
+	StateSecrets map[string][]string
 }
 
 // Kinds of report items, in the order they are printed.
@@ -91,6 +100,9 @@ func (it Item) String() string {
 type File struct {
 	Data       []byte
 	Executable bool
+	// Secret is set for a secret's value: write it mode 0600, in a
+	// folder created mode 0700, and never over an existing file.
+	Secret bool
 }
 
 // Result is an import.
@@ -107,6 +119,9 @@ type Result struct {
 	// Secrets are the secret values found inline, for the caller to keep
 	// out of anything it shows (the migration diff).
 	Secrets []string
+	// ReadsSecrets is set when HCL calls secret_file(): a file holding it
+	// must be mode 0600, since it names where the credentials are.
+	ReadsSecrets bool
 	// secretFiles maps each placeholder path to its value, for tests.
 	secretFiles map[string]string
 }
@@ -123,6 +138,8 @@ type importer struct {
 	needV       bool // prompt handlers or SessionStart: agy_version 1.1.25
 	values      []string
 	secretFiles map[string]string
+	// state is Options.StateSecrets as sets: file, then pointer.
+	state map[string]map[string]bool
 	// nSecrets counts the secret_file() placeholders written.
 	nSecrets int
 	// skillSrc is the source argument to write for a skill copied whole.
@@ -143,7 +160,10 @@ func Import(opts Options) (*Result, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("root %s is not a folder", opts.Root)
 	}
-	if opts.SecretDir == "" {
+	switch {
+	case opts.Out != "":
+		opts.SecretDir = filepath.Join(opts.Out, "secrets")
+	case opts.SecretDir == "":
 		opts.SecretDir = filepath.Join(opts.Root, ".config", "agyconf", "secrets")
 	}
 	agy := model.Agyconf{Scope: opts.Scope, Product: opts.Product}
@@ -156,6 +176,7 @@ func Import(opts Options) (*Result, error) {
 		bodyPath:    map[any]string{},
 		tools:       map[string]string{},
 		secretFiles: map[string]string{},
+		state:       stateSet(opts.StateSecrets),
 	}
 	im.run()
 	if im.needV {
@@ -181,7 +202,8 @@ func Import(opts Options) (*Result, error) {
 	if opts.Out == "" {
 		im.files = nil
 	}
-	return &Result{Config: im.cfg, HCL: hcl, Files: im.files, Items: im.items, Secrets: im.values, secretFiles: im.secretFiles}, nil
+	return &Result{Config: im.cfg, HCL: hcl, Files: im.files, Items: im.items, Secrets: im.values,
+		ReadsSecrets: readsSecrets(im.cfg), secretFiles: im.secretFiles}, nil
 }
 
 func (im *importer) add(kind, p, unit, format string, args ...any) {
@@ -237,28 +259,20 @@ func (im *importer) abs(rel string) string {
 
 // readFile reads a live file; a missing one is (nil, false) silently.
 func (im *importer) readFile(rel string) ([]byte, bool) {
-	full := im.abs(rel)
-	st, err := os.Lstat(full)
-	if errors.Is(err, fs.ErrNotExist) {
+	// Bounded, and never blocking on a FIFO or a device.
+	data, err := confine.ReadFile(im.abs(rel), maxLiveFile)
+	var nr *confine.NotRegularError
+	var tl *confine.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, false
-	}
-	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		st, err = os.Stat(full)
-	}
-	if err != nil {
-		im.skip(rel, "", "cannot be read: %v", unwrap(err))
+	case errors.As(err, &nr):
+		im.skip(rel, "", "is %s, not a regular file", confine.KindOf(nr.Mode))
 		return nil, false
-	}
-	if !st.Mode().IsRegular() {
-		im.skip(rel, "", "is not a regular file")
+	case errors.As(err, &tl):
+		im.skip(rel, "", "is %d bytes; agyconf reads live files of at most %d MiB", tl.Size, maxLiveFile>>20)
 		return nil, false
-	}
-	if st.Size() > maxLiveFile {
-		im.skip(rel, "", "is %d bytes; agyconf reads live files of at most %d MiB", st.Size(), maxLiveFile>>20)
-		return nil, false
-	}
-	data, err := os.ReadFile(full)
-	if err != nil {
+	case err != nil:
 		im.skip(rel, "", "cannot be read: %v", unwrap(err))
 		return nil, false
 	}

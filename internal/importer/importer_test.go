@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
@@ -51,7 +54,9 @@ func copyTree(t *testing.T, src string) string {
 }
 
 // decodeRender writes the imported config (and its files) into a folder,
-// decodes it with internal/config, expands harnesses and renders it.
+// decodes it with internal/config, expands harnesses and renders it. With
+// Options.Out, dir must be it: secret_file() names the secrets written
+// there by absolute path.
 func decodeRender(t *testing.T, res *Result, dir string) *render.Plan {
 	t.Helper()
 	for rel, f := range res.Files {
@@ -60,7 +65,10 @@ func decodeRender(t *testing.T, res *Result, dir string) *render.Plan {
 			t.Fatal(err)
 		}
 		mode := os.FileMode(0o644)
-		if f.Executable {
+		switch {
+		case f.Secret:
+			mode = 0o600
+		case f.Executable:
 			mode = 0o755
 		}
 		if err := os.WriteFile(p, f.Data, mode); err != nil {
@@ -126,12 +134,42 @@ func changed(items []Item, path, unit string) (drop []string, converted bool) {
 	return drop, converted
 }
 
-// checkRoundTrip renders the imported config and compares every unit it
-// writes with the live tree.
-func checkRoundTrip(t *testing.T, root string, res *Result) {
+// readSecretFile reads a secret file as agyconf's secret_file() does,
+// without one trailing "\n" and then one "\r".
+func readSecretFile(p string) (string, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r"), nil
+}
+
+// secretReader reads the secrets of an imported config: from the files
+// import wrote (--out) or the report's commands created, else the value a
+// placeholder stands for.
+func secretReader(res *Result) render.SecretReader {
+	return func(p string) (string, error) {
+		if v, err := readSecretFile(p); err == nil {
+			return v, nil
+		}
+		v, ok := res.secretFiles[p]
+		if !ok {
+			return "", fmt.Errorf("secret file %s: neither written nor a placeholder", p)
+		}
+		return v, nil
+	}
+}
+
+// checkRoundTrip renders the imported config (from out, where --out wrote
+// it, or a fresh folder) and compares every unit it writes with the live
+// tree. It returns the plan, for exact comparisons.
+func checkRoundTrip(t *testing.T, root, out string, res *Result) *render.Plan {
 	t.Helper()
-	plan := decodeRender(t, res, t.TempDir())
-	read := func(p string) (string, error) { return res.secretFiles[p], nil }
+	if out == "" {
+		out = t.TempDir()
+	}
+	plan := decodeRender(t, res, out)
+	read := secretReader(res)
 	compared := 0
 	for _, d := range plan.Documents {
 		full := filepath.Join(root, filepath.FromSlash(d.Path))
@@ -224,6 +262,70 @@ func checkRoundTrip(t *testing.T, root string, res *Result) {
 	if compared == 0 {
 		t.Error("nothing compared")
 	}
+	return plan
+}
+
+// checkSameBytes asserts that the plan writes exactly the live file's
+// bytes to path, secrets read by read.
+func checkSameBytes(t *testing.T, plan *render.Plan, root, path string, read render.SecretReader) {
+	t.Helper()
+	want, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range plan.Documents {
+		if d.Path != path {
+			continue
+		}
+		got, err := d.Bytes(read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("re-rendered %s differs:\n%s\nwant:\n%s", path, got, want)
+		}
+		return
+	}
+	t.Errorf("the imported config does not render %s", path)
+}
+
+// checkSecretsKept asserts that no secret the import found, and no canary
+// (text containing "canary", which the test trees put in secret values
+// only), is in what import prints — the config, the report and its
+// commands — or in a file it writes other than that secret's own; that
+// each secret file holds one secret; and that ReadsSecrets says whether
+// the config calls secret_file().
+func checkSecretsKept(t *testing.T, root string, res *Result) {
+	t.Helper()
+	shown := map[string]string{"the config": string(res.HCL), "the report": report(res, root)}
+	for rel, f := range res.Files {
+		if f.Secret {
+			v := string(f.Data)
+			if strings.HasSuffix(v, "\r\n") {
+				v = strings.TrimSuffix(v, "\r\n")
+			}
+			if !slices.Contains(res.Secrets, v) {
+				t.Errorf("secret file %s holds no secret the import found", rel)
+			}
+			continue
+		}
+		shown[rel] = string(f.Data)
+	}
+	for where, text := range shown {
+		for _, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, "canary") {
+				t.Errorf("%s shows a canary: %s", where, line)
+			}
+		}
+		for _, v := range res.Secrets {
+			if strings.Contains(text, v) {
+				t.Errorf("%s shows the secret value %q", where, v[:min(3, len(v))]+"…")
+			}
+		}
+	}
+	if calls := bytes.Contains(res.HCL, []byte("secret_file(")); res.ReadsSecrets != calls {
+		t.Errorf("ReadsSecrets is %v, but the config calling secret_file() is %v", res.ReadsSecrets, calls)
+	}
 }
 
 func deletePath(v any, keys []string) {
@@ -307,6 +409,10 @@ func TestImportRoundTrip(t *testing.T) {
 		{"global", model.ScopeGlobal, true},
 		{"workspace", model.ScopeWorkspace, false},
 		{"workspace", model.ScopeWorkspace, true},
+		// Hand-written credentials in every position, no state: the
+		// key-name and value rule (secrets.go).
+		{"secrets", model.ScopeGlobal, false},
+		{"secrets", model.ScopeGlobal, true},
 	} {
 		name := tc.tree
 		if tc.out {
@@ -330,7 +436,15 @@ func TestImportRoundTrip(t *testing.T) {
 					t.Skip("absolute sources are refused in workspace scope; covered with --out")
 				}
 			}
-			checkRoundTrip(t, root, res)
+			checkSecretsKept(t, root, res)
+			if tc.tree == "secrets" && !tc.out {
+				runCommands(t, res)
+			}
+			plan := checkRoundTrip(t, root, opts.Out, res)
+			if tc.tree == "secrets" {
+				checkSameBytes(t, plan, root, ".gemini/config/mcp_config.json", secretReader(res))
+				checkSecretsTree(t, res, tc.out)
+			}
 			if !tc.out {
 				golden(t, tc.tree+".report", report(res, root))
 			} else if len(res.Files) == 0 {
@@ -351,7 +465,9 @@ func TestImportRoundTrip(t *testing.T) {
 	}
 }
 
-// renderInto renders a config text into root, as agyconf render would.
+// renderInto renders a config text into root, as agyconf render would:
+// inline secrets read from their files, the state where the CLI keeps a
+// global one (root/.local/state/agyconf/test.json).
 func renderInto(t *testing.T, root, hcl string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -369,8 +485,14 @@ func renderInto(t *testing.T, root, hcl string) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	opts := apply.Options{Root: root, StatePath: filepath.Join(dir, "state.json"), Secrets: render.Redact}
-	st, _ := apply.LoadState(opts.StatePath)
+	fsys, err := confine.Open(root, confine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.Close()
+	store := apply.NewStore(fsys, ".local/state/agyconf")
+	opts := apply.Options{FS: fsys, Store: store, Instance: "test", Secrets: readSecretFile}
+	st, _ := store.LoadState(opts.Instance)
 	changes, err := apply.Decide(plan, st, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -459,23 +581,6 @@ func TestImportMemPalaceBash(t *testing.T) {
 	decodeRender(t, res, t.TempDir())
 }
 
-func TestImportSecretsNeverPrinted(t *testing.T) {
-	root := copyTree(t, filepath.Join("testdata", "global"))
-	res, err := Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductBoth})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Secrets) == 0 {
-		t.Fatal("no secret found in the global tree")
-	}
-	text := string(res.HCL) + report(res, root)
-	for _, s := range res.Secrets {
-		if strings.Contains(text, s) {
-			t.Errorf("secret value %q printed", s[:3]+"…")
-		}
-	}
-}
-
 func TestImportParseError(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, ".gemini", "config")
@@ -534,19 +639,31 @@ mcp_server "api" {
 		t.Errorf("the wrapping or a TODO survived:\n%s", res.HCL)
 	}
 	plan := decodeRender(t, res, t.TempDir())
-	want, err := os.ReadFile(filepath.Join(root, ".gemini/config/mcp_config.json"))
+	checkSameBytes(t, plan, root, ".gemini/config/mcp_config.json", render.Redact)
+
+	// A credential typed into the wrapped server's env since: it is kept
+	// out of the config, and the server stays exec, so that the files
+	// exec-env reads are not inlined into mcp_config.json.
+	mcp := filepath.Join(root, ".gemini/config/mcp_config.json")
+	live, err := os.ReadFile(mcp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []byte
-	for _, d := range plan.Documents {
-		if d.Path == ".gemini/config/mcp_config.json" {
-			if got, err = d.Bytes(render.Redact); err != nil {
-				t.Fatal(err)
-			}
-		}
+	edited := bytes.Replace(live, []byte(`"LEVEL": "debug"`), []byte(`"LEVEL": "debug", "API_TOKEN": "canary-typed-in"`), 1)
+	if bytes.Equal(edited, live) {
+		t.Fatalf("no LEVEL in the wrapped server's env:\n%s", live)
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("re-rendered mcp_config.json differs:\n%s\nwant:\n%s", got, want)
+	if err := os.WriteFile(mcp, edited, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductCLI}); err != nil {
+		t.Fatal(err)
+	}
+	checkSecretsKept(t, root, res)
+	if bytes.Contains(res.HCL, []byte("secret_mode")) || !bytes.Contains(res.HCL, []byte(`"API_TOKEN" = secret_file(`)) {
+		t.Errorf("the typed-in credential is not a secret of an exec server:\n%s", res.HCL)
+	}
+	if !strings.Contains(report(res, root), "converted: .gemini/config/mcp_config.json mcpServers.api.env: a credential in env moves into the agyhook exec-env wrapping") {
+		t.Errorf("the move into the wrapping is not reported:\n%s", report(res, root))
 	}
 }

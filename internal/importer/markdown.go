@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
@@ -238,12 +240,13 @@ func readTree(dir string) ([]model.File, error) {
 		if err != nil {
 			return err
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
+		data, err := confine.ReadFile(p, int64(8<<20-total))
+		var tl *confine.TooLargeError
+		if err != nil && !errors.As(err, &tl) {
 			return err
 		}
 		total += len(data)
-		if len(files) >= 1000 || total > 8<<20 {
+		if len(files) >= 1000 || tl != nil {
 			return fmt.Errorf("the folder holds more than 1,000 files or 8 MiB, more than agyconf copies")
 		}
 		sum := sha256.Sum256(data)

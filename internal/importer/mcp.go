@@ -6,13 +6,10 @@ import (
 	"github.com/agyconf/agyconf/internal/config"
 	"net/url"
 	"path"
-	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
-	"github.com/agyconf/agyconf/internal/shellquote"
 )
 
 // legacyIDEMCP is the IDE's old global mcp_config.json, which MemPalace
@@ -183,6 +180,9 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 		}
 		srv.Command = cmd
 		rawArgs, _ := stringList(m["args"])
+		// skipped is how many live arguments the exec-env wrapping took:
+		// states and jq address the live file's positions.
+		skipped, wrapped := 0, false
 		if inner, innerArgs, env, ok := unwrapExecEnv(cmd, rawArgs); ok && im.tool(cmd, "agyhook", im.tools) {
 			// agyconf's own exec-mode wrapping (secret_mode "exec"): the
 			// server is what runs after "--", its secrets the files
@@ -191,14 +191,15 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 			srv.Command = inner
 			srv.Env = env
 			m = withArgs(m, innerArgs)
+			skipped, wrapped = len(rawArgs)-len(innerArgs), true
 		}
 		if a, has := m["args"]; has {
 			args, _ := stringList(a)
 			if len(args) == 0 {
 				im.conv(file, unit+".args", "an empty list is left out")
 			}
-			for i, arg := range args {
-				srv.Args = append(srv.Args, im.secretValue(file, ns, name, fmt.Sprintf("%s.args[%d]", unit, i), fmt.Sprintf("arg%d", i), "", arg, jqFilter(name, "args", "", i)))
+			for i, why := range argReasons(args) {
+				srv.Args = append(srv.Args, im.secretValue(argSlot(file, ns, name, skipped+i), args[i], why))
 			}
 			for _, a := range srv.Args {
 				if a == nil {
@@ -239,10 +240,16 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 				im.skip(file, unit+"."+k, "applies to remote servers only; this one has command")
 			}
 		}
-		if im.nSecrets > secretsBefore {
+		if im.nSecrets > secretsBefore && (!wrapped || hasSecret(srv.Args)) {
 			// Inline keeps the file as agy reads it today, now mode
-			// 0600; drop secret_mode for agyhook exec-env instead.
+			// 0600; drop secret_mode for agyhook exec-env instead. A
+			// server agyconf wrapped stays exec, so that the secrets
+			// exec-env reads are not written into the file: a credential
+			// left in its env moves into the wrapping too (a secret in
+			// args cannot, so such a server is inline whatever it costs).
 			srv.SecretMode = model.SecretInline
+		} else if im.nSecrets > secretsBefore {
+			im.conv(file, unit+".env", "a credential in env moves into the agyhook exec-env wrapping on the next render, beside the others")
 		}
 	}
 	if d, has := m["disabled"]; has {
@@ -302,6 +309,15 @@ func unwrapExecEnv(cmd string, args []string) (inner string, innerArgs []string,
 	return args[i+1], args[i+2:], env, true
 }
 
+func hasSecret(strs []model.Str) bool {
+	for _, s := range strs {
+		if s.HasSecret() {
+			return true
+		}
+	}
+	return false
+}
+
 // withArgs is m with its args replaced.
 func withArgs(m map[string]any, args []string) map[string]any {
 	out := make(map[string]any, len(m))
@@ -334,9 +350,17 @@ func (im *importer) oauth(file, ns, server, unit string, v any) *model.OAuth {
 		case !isStr:
 			im.skip(file, unit+"."+k, "is not a string")
 		case k == "clientId":
-			o.ClientID = model.Str{{Text: s}}
+			// A client ID is public unless it looks like a credential
+			// or a state says it came from secret_file().
+			why := ""
+			if valueSays(s) {
+				why = whyValue
+			}
+			if o.ClientID = im.secretValue(keySlot(file, ns, server, "oauth", k, "oauth-client-id"), s, why); o.ClientID == nil {
+				return nil
+			}
 		default:
-			o.ClientSecret = im.secretValue(file, ns, server, unit+"."+k, "oauth-client-secret", k, s, jqFilter(server, "oauth", k, 0))
+			o.ClientSecret = im.secretValue(keySlot(file, ns, server, "oauth", k, "oauth-client-secret"), s, whyName)
 			if o.ClientSecret == nil {
 				return nil
 			}
@@ -347,78 +371,6 @@ func (im *importer) oauth(file, ns, server, unit string, v any) *model.OAuth {
 		return nil
 	}
 	return o
-}
-
-func (im *importer) secretMap(file, ns, server, field string, m map[string]string) map[string]model.Str {
-	unit := "mcpServers." + server + "." + field
-	headers := field == "headers"
-	if len(m) == 0 {
-		return nil
-	}
-	out := map[string]model.Str{}
-	for _, k := range sortedKeys(m) {
-		if headers {
-			if p := headerNameProblem(k); p != "" {
-				im.skip(file, unit+"."+k, "%s", p)
-				continue
-			}
-		}
-		if v := im.secretValue(file, ns, server, unit+"."+k, k, k, m[k], jqFilter(server, field, k, 0)); v != nil {
-			out[k] = v
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-var (
-	secretKeyRe   = regexp.MustCompile(`(?i)TOKEN|SECRET|KEY|PASSWORD|PASSWD|AUTH|CREDENTIAL`)
-	secretValueRe = regexp.MustCompile(`^(?i:bearer|basic|token) \S|ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|sk-|xox[abpr]-|AIza[0-9A-Za-z_-]{20}`)
-	fileSafeRe    = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-)
-
-// secretValue returns v as a Str, or, when it looks like a credential,
-// a secret_file() reference to a placeholder path (global scope) and a
-// report item saying how to create the file; in workspace scope, where
-// secret_file() is refused, nil and a not-imported item. A value is a
-// credential when its key says so (env, headers; always for an OAuth
-// client secret) or its text does.
-func (im *importer) secretValue(file, ns, server, unit, slot, key, v, jq string) model.Str {
-	isSecret := v != "" && (slot == "oauth-client-secret" || (key != "" && secretKeyRe.MatchString(key)) || secretValueRe.MatchString(v))
-	if !isSecret {
-		return model.Str{{Text: v}}
-	}
-	im.values = append(im.values, v)
-	if im.opts.Scope == model.ScopeWorkspace {
-		im.skip(file, unit, "looks like a credential; a workspace tree is committed and agyconf refuses secret_file() there: move the server to a global config")
-		return nil
-	}
-	name := server + "-" + slot
-	if ns != "" {
-		name = ns + "-" + name
-	}
-	p := filepath.Join(im.opts.SecretDir, fileSafeRe.ReplaceAllString(name, "_"))
-	cmd := fmt.Sprintf("(umask 077 && mkdir -p %s && jq -j %s %s > %s)",
-		shellquote.Quote(filepath.Dir(p)), shellquote.Quote(jq), shellquote.Quote(im.abs(file)), shellquote.Quote(p))
-	im.items = append(im.items, Item{Kind: KindSecret, Path: file, Unit: unit,
-		Reason:  fmt.Sprintf("value not printed; the config reads it with secret_file(%q): create that file (mode 0600) holding the value", p),
-		Command: cmd})
-	im.nSecrets++
-	im.secretFiles[p] = v
-	return model.Str{{SecretFile: p}}
-}
-
-// jqFilter is the jq filter reading one value of an mcp_config.json:
-// mcpServers[server][field][key], or [idx] for an argument.
-func jqFilter(server, field, key string, idx int) string {
-	q := func(s string) string { b, _ := json.Marshal(s); return "[" + string(b) + "]" }
-	f := ".mcpServers" + q(server) + q(field)
-	if key != "" {
-		return f + q(key)
-	}
-	return f + fmt.Sprintf("[%d]", idx)
 }
 
 func stringList(v any) ([]string, bool) {

@@ -181,3 +181,27 @@ func (l Layout) Folders() map[string]bool {
 
 // dirArtifacts are the artifacts whose path names a folder of items.
 var dirArtifacts = map[Artifact]bool{Plugins: true, Skills: true, Agents: true, Rules: true, Workflows: true}
+
+// StateDir is agyconf's own folder under a root of scope: the states of
+// its config instances, the lock, the cache and backups. Global scope
+// keeps it where XDG puts state; a workspace keeps it in the tree, so that
+// the state is committed with the rendered files.
+func StateDir(scope model.Scope) string {
+	if scope == model.ScopeWorkspace {
+		return ".agyconf"
+	}
+	return ".local/state/agyconf"
+}
+
+// OverlapsStateDir reports whether a path below the root (forward
+// slashes, clean) is one of agyconf's own folders, inside one, or above
+// one: rendered files there would be overwritten by the state, or hold it.
+func OverlapsStateDir(p string) bool {
+	for _, s := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
+		d := StateDir(s)
+		if p == d || strings.HasPrefix(p, d+"/") || strings.HasPrefix(d, p+"/") {
+			return true
+		}
+	}
+	return false
+}

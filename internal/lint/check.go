@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/schema"
 )
@@ -68,20 +69,18 @@ func schemaName(k kind) string {
 // and a bigger one is refused before it is read or parsed.
 const MaxFileSize = 16 << 20
 
-func readLimited(path string, size int64) ([]byte, error) {
-	if size > MaxFileSize {
-		return nil, fmt.Errorf("%s is %d bytes; agyconf validate reads files of at most %d bytes (16 MiB)", path, size, MaxFileSize)
+// readLimited reads a file validate was pointed at: bounded, and never
+// blocking on a FIFO or a device (a cloned tree may hold either).
+func readLimited(path string) ([]byte, fs.FileInfo, error) {
+	data, fi, err := confine.ReadFileInfo(path, MaxFileSize)
+	var tl *confine.TooLargeError
+	if errors.As(err, &tl) {
+		if tl.Size < 0 {
+			return nil, nil, fmt.Errorf("%s grew past %d bytes while being read; agyconf validate reads files of at most %d bytes (16 MiB)", path, MaxFileSize, MaxFileSize)
+		}
+		return nil, nil, fmt.Errorf("%s is %d bytes; agyconf validate reads files of at most %d bytes (16 MiB)", path, tl.Size, MaxFileSize)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err == nil && len(data) > MaxFileSize {
-		err = fmt.Errorf("%s grew past %d bytes while being read; agyconf validate reads files of at most %d bytes (16 MiB)", path, MaxFileSize, MaxFileSize)
-	}
-	return data, err
+	return data, fi, err
 }
 
 func (c *checker) file(path string, k kind) ([]Finding, error) {
@@ -93,11 +92,7 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
 			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	data, err := readLimited(path, fi.Size())
+	data, fi, err := readLimited(path)
 	if err != nil {
 		return nil, err
 	}

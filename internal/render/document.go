@@ -10,6 +10,9 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/agyconf/agyconf/internal/model"
 )
@@ -52,6 +55,9 @@ type Document struct {
 	// agy: agyconf owns entries of it, not the file. Nil means agyconf owns
 	// the whole file.
 	Merge *Merge
+	// Origin is the block the document comes from, for diagnostics about
+	// its path; the zero range for a document several blocks share.
+	Origin hcl.Range
 }
 
 // Merge names the entries agyconf owns in a shared JSON file. Everything
@@ -158,6 +164,22 @@ type Plan struct {
 }
 
 func (p *Plan) add(d *Document) { p.Documents = append(p.Documents, d) }
+
+// CaseCollision returns two documents whose paths differ only in case, or
+// nil: on a case-insensitive filesystem (macOS, Windows, where a workspace
+// may be checked out) they are one file, and each render would overwrite
+// the other's.
+func (p *Plan) CaseCollision() (first, second *Document) {
+	seen := make(map[string]*Document, len(p.Documents))
+	for _, d := range p.Documents {
+		k := strings.ToLower(d.Path)
+		if f, ok := seen[k]; ok && f.Path != d.Path {
+			return f, d
+		}
+		seen[k] = d
+	}
+	return nil, nil
+}
 
 func (p *Plan) sort() {
 	sort.Slice(p.Documents, func(i, j int) bool { return p.Documents[i].Path < p.Documents[j].Path })

@@ -97,5 +97,5 @@ func (r *renderer) markdown(p, schema string, fm frontmatter, body string) {
 	if err != nil {
 		panic(fmt.Sprintf("render: markdown template: %v", err))
 	}
-	r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: schema, Text: b.Bytes()})
+	r.add(&Document{Path: p, Mode: ModeFile, Schema: schema, Text: b.Bytes()})
 }

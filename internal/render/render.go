@@ -39,6 +39,9 @@ type renderer struct {
 	tmpl  *template.Template
 	plan  *Plan
 	diags hcl.Diagnostics
+	// origin is the block being rendered: every document added meanwhile
+	// comes from it.
+	origin hcl.Range
 }
 
 // Render returns the documents cfg renders to under layout l. Diagnostics
@@ -53,17 +56,24 @@ func Render(cfg *model.Config, l layout.Layout) (*Plan, hcl.Diagnostics) {
 	r.mcpConfig()
 	r.hooks()
 	for _, s := range cfg.Skills {
+		r.origin = s.Range
 		r.skill(s, r.dir(layout.Skills, s.Range))
 	}
+	r.origin = hcl.Range{}
 	r.rules()
 	for _, a := range cfg.Agents {
+		r.origin = a.Range
 		r.agent(a, r.dir(layout.Agents, a.Range))
 	}
+	r.origin = hcl.Range{}
 	r.workflows()
+	r.origin = hcl.Range{}
 	r.settings()
 	for _, p := range cfg.Plugins {
+		r.origin = p.Range
 		r.plugin(p)
 	}
+	r.origin = hcl.Range{}
 	for _, h := range cfg.Harnesses {
 		// internal/harness expands every kind the decoder accepts.
 		r.errorf(h.Range, "Harness not expanded", "harness %q reached render unexpanded; this is a bug in agyconf, please report it.", h.Kind)
@@ -101,16 +111,46 @@ func (r *renderer) noPlace(a layout.Artifact, rng hcl.Range) {
 	r.errorf(rng, "No place for this block", "Scope %q with product %q has no %s; %s.", r.l.Scope(), r.l.Product(), a, r.l.Elsewhere(a))
 }
 
+// checkCollisions refuses two documents on one path, or on two paths that
+// differ only in case. It depends on the config and the layout alone, so
+// it runs here, before anything is locked or written.
 func (r *renderer) checkCollisions() {
 	for i := 1; i < len(r.plan.Documents); i++ {
 		if a, b := r.plan.Documents[i-1], r.plan.Documents[i]; a.Path == b.Path {
 			r.diags = append(r.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Two documents on one path",
-				Detail:   fmt.Sprintf("Two blocks render to %s; check the layout overrides and names.", a.Path),
+				Detail:   fmt.Sprintf("Two blocks render to %s%s; check the layout overrides and names.", a.Path, declaredAt(a)),
+				Subject:  subject(b),
 			})
 		}
 	}
+	if a, b := r.plan.CaseCollision(); a != nil {
+		r.diags = append(r.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Paths differ only in case",
+			Detail:   fmt.Sprintf("%s and %s%s differ only in case: on a case-insensitive filesystem (macOS, Windows) they are one file, and each render would overwrite the other's. Rename one of the blocks they come from.", b.Path, a.Path, declaredAt(a)),
+			Subject:  subject(b),
+		})
+	}
+}
+
+// subject is a document's origin as a diagnostic's subject, or nil.
+func subject(d *Document) *hcl.Range {
+	if d.Origin.Filename == "" {
+		return nil
+	}
+	rng := d.Origin
+	return &rng
+}
+
+// declaredAt says where a document's block is, for a message about
+// another one.
+func declaredAt(d *Document) string {
+	if d.Origin.Filename == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (from the block at %s:%d)", d.Origin.Filename, d.Origin.Start.Line)
 }
 
 // tool returns the executable to write for a bare command name: the path
@@ -146,7 +186,7 @@ func (r *renderer) mcpConfig() {
 		r.noPlace(layout.MCPConfig, r.cfg.MCPServers[0].Range)
 	}
 	for _, p := range paths {
-		r.plan.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc, Merge: &Merge{Parent: []string{"mcpServers"}}})
+		r.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc, Merge: &Merge{Parent: []string{"mcpServers"}}})
 	}
 }
 
@@ -278,7 +318,7 @@ func (r *renderer) hooks() {
 	if p == "" {
 		return
 	}
-	r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(r.cfg.Hooks), Merge: &Merge{}})
+	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(r.cfg.Hooks), Merge: &Merge{}})
 }
 
 // hooksDoc builds hooks.json: named hooks at the top level, grouped events
@@ -344,7 +384,7 @@ func (r *renderer) skill(s *model.Skill, dir string) {
 			if f.Path == "SKILL.md" {
 				d.Schema = SchemaSkill
 			}
-			r.plan.add(d)
+			r.add(d)
 		}
 		return
 	}
@@ -358,6 +398,7 @@ func (r *renderer) rules() {
 	}
 	if dir, ok := r.l.Path(layout.Rules); ok {
 		for _, rule := range r.cfg.Rules {
+			r.origin = rule.Range
 			r.rule(rule, dir)
 		}
 		return
@@ -383,7 +424,7 @@ func (r *renderer) rules() {
 	if err := r.tmpl.ExecuteTemplate(&b, "global-rules.md.tmpl", map[string]any{"Rules": entries}); err != nil {
 		panic(fmt.Sprintf("render: global rules template: %v", err))
 	}
-	r.plan.add(&Document{Path: file, Kind: ManagedBlock, Mode: ModeFile, Text: b.Bytes()})
+	r.add(&Document{Path: file, Kind: ManagedBlock, Mode: ModeFile, Text: b.Bytes()})
 }
 
 func (r *renderer) rule(rule *model.Rule, dir string) {
@@ -437,6 +478,7 @@ func (r *renderer) workflows() {
 	}
 	for _, dir := range dirs {
 		for _, w := range r.cfg.Workflows {
+			r.origin = w.Range
 			var fm frontmatter
 			if w.Description != "" {
 				fm = append(fm, field{"description", w.Description})
@@ -476,11 +518,11 @@ func (r *renderer) settings() {
 		Defaults: []string{"model"},
 	}
 	if p, ok := r.l.Path(layout.Settings); ok {
-		r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaCLISettings, JSON: doc, Merge: merge})
+		r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaCLISettings, JSON: doc, Merge: merge})
 		return
 	}
 	if p, ok := r.l.Path(layout.IDESettings); ok {
-		r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaIDESettings, JSON: doc, Merge: merge})
+		r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaIDESettings, JSON: doc, Merge: merge})
 		if r.l.Product() == model.ProductBoth {
 			r.warnf(rng, "The CLI ignores project settings", "These settings are written to %s for the IDE; agy CLI 1.2.0 was measured ignoring every project-level permissions file (reference §0.9). Put CLI permissions in a global config.", p)
 		}
@@ -524,7 +566,7 @@ func (r *renderer) acp() {
 			r.warnf(a.Range, "Project may be ignored", "For agent-platform the ACP server names GOOGLE_API_KEY or GOOGLE_CLOUD_PROJECT and its location variable, not settings.json (reference 002 §3.6); gcp.project and gcp.location are written, but may be ignored. Set those variables in the server's environment too.")
 		}
 	}
-	r.plan.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaACPSettings, JSON: doc, Merge: &Merge{Defaults: []string{"auth", "gcp"}}})
+	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaACPSettings, JSON: doc, Merge: &Merge{Defaults: []string{"auth", "gcp"}}})
 }
 
 func (r *renderer) settingsRange() hcl.Range {
@@ -558,14 +600,14 @@ func (r *renderer) plugin(p *model.Plugin) {
 	if p.Logo != "" {
 		manifest["logo"] = p.Logo
 	}
-	r.plan.add(&Document{Path: path.Join(base, "plugin.json"), Mode: ModeFile, Schema: SchemaPlugin, JSON: manifest})
+	r.add(&Document{Path: path.Join(base, "plugin.json"), Mode: ModeFile, Schema: SchemaPlugin, JSON: manifest})
 	if len(p.MCPServers) > 0 {
 		doc, secret := r.mcpServers(p.MCPServers)
-		r.plan.add(&Document{Path: path.Join(base, "mcp_config.json"), Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc})
+		r.add(&Document{Path: path.Join(base, "mcp_config.json"), Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc})
 	}
 	if len(p.Hooks) > 0 {
 		// Only the plugin's root hooks.json is read (reference §1).
-		r.plan.add(&Document{Path: path.Join(base, "hooks.json"), Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(p.Hooks)})
+		r.add(&Document{Path: path.Join(base, "hooks.json"), Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(p.Hooks)})
 	}
 	for _, s := range p.Skills {
 		r.skill(s, path.Join(base, "skills"))
@@ -576,4 +618,12 @@ func (r *renderer) plugin(p *model.Plugin) {
 	for _, a := range p.Agents {
 		r.agent(a, path.Join(base, "agents"))
 	}
+}
+
+// add puts a document into the plan, from the block being rendered.
+func (r *renderer) add(d *Document) {
+	if d.Origin.Filename == "" {
+		d.Origin = r.origin
+	}
+	r.plan.add(d)
 }

@@ -245,7 +245,12 @@ func cases() []hostileCase {
 			setup: func(t *testing.T, s scene) {
 				s.link(t, filepath.Join(s.root, ".gemini"), filepath.Join(s.outside, "gone"))
 			},
-			code: 3, want: "does not resolve", path: ".gemini/config/mcp_config.json"},
+			code: 3, want: "outside the render root", path: ".gemini/config/mcp_config.json"},
+		hostileCase{name: ".gemini dangling link inside", files: mcpConfig,
+			setup: func(t *testing.T, s scene) {
+				s.link(t, filepath.Join(s.root, ".gemini"), filepath.Join(s.root, "gone"))
+			},
+			code: 3, want: "does not exist", path: ".gemini/config/mcp_config.json"},
 		hostileCase{name: "skills folder linked outside", files: hcl(global + "skill \"s\" {\n  description = \"d\"\n  body = \"b\"\n}\n"),
 			setup: func(t *testing.T, s scene) { s.link(t, filepath.Join(s.root, ".gemini/config/skills"), s.outside) },
 			code:  3, want: "outside the render root", path: ".gemini/config/skills/s/SKILL.md"},
@@ -259,7 +264,7 @@ func cases() []hostileCase {
 		hostileCase{name: "tampered state naming a file outside", files: mcpConfig, args: []string{"--instance", "hostile"},
 			setup: func(t *testing.T, s scene) {
 				s.write(t, filepath.Join(s.root, ".local/state/agyconf/hostile.json"),
-					`{"version": 1, "files": {"../outside/secret.txt": {"sha256": "x"}}}`, 0o644)
+					`{"version": 1, "files": {"../outside/secret.txt": {"sha256": "`+strings.Repeat("0", 64)+`"}}}`, 0o644)
 			},
 			code: 3, want: "not a path below the render root", path: "../outside/secret.txt"},
 		hostileCase{name: "rules differing only in case", files: hcl(workspace + "rule \"Foo\" {\n  body = \"a\"\n}\nrule \"foo\" {\n  body = \"b\"\n}\n"),

@@ -1,0 +1,56 @@
+package apply
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// FuzzParseState: a state file is input a cloned workspace may carry.
+// Whatever its bytes, ParseState returns a state or an error naming the
+// file, never panics; a state it accepts has no nil entry (what crashed
+// decideStale) and survives its own encoding unchanged.
+func FuzzParseState(f *testing.F) {
+	for _, seed := range []string{
+		`{"version":1,"files":{}}`,
+		`{"version":1,"files":{"x":null}}`,
+		`{"version":1,"files":{"a.md":{"sha256":"` + strings.Repeat("a", 64) + `","pending":"` + strings.Repeat("b", 64) + `"}}}`,
+		`{"version":1,"files":{"m.json#/mcpServers/gh":{"sha256":"","secrets":["/env/T"],"item":true,"block":false}}}`,
+		`{"version":2,"files":{}}`,
+		`{"version":1,"files":{"a":{"sha256":42}}}`,
+		`{"version":1,"files":`,
+		`[]`, `null`, ``, `{"version":1,"files":{"a":{}},"version":1}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := ParseState("state.json", data)
+		if err != nil {
+			if !strings.Contains(err.Error(), "state.json") {
+				t.Fatalf("the error does not name the file: %v", err)
+			}
+			return
+		}
+		for k, fs := range st.Files {
+			if fs == nil {
+				t.Fatalf("accepted a nil entry %q", k)
+			}
+		}
+		if st.Files == nil {
+			st.Files = map[string]*FileState{}
+		}
+		enc, err := st.encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := ParseState("state.json", enc)
+		if err != nil {
+			t.Fatalf("its own encoding does not parse: %v\n%s", err, enc)
+		}
+		if d := cmp.Diff(st, again, cmpopts.EquateEmpty()); d != "" {
+			t.Fatalf("changed by a round trip (-first +second):\n%s", d)
+		}
+	})
+}

@@ -1,0 +1,96 @@
+// Package clitest is what the end-to-end scripts (testscript) of
+// internal/cli and tests/hostile share: the agyconf and agyhook commands
+// as the test binary provides them, and the commands scripts use to check
+// exit codes. Only tests import it.
+package clitest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agyconf/agyconf/internal/agyhook"
+	"github.com/agyconf/agyconf/internal/cli"
+)
+
+// exitCodeFile is where the agyconf command of the scripts records the code
+// it exits with, inside the script's own $WORK/.tmp, for the exitcode
+// command to check. testscript's `! exec` only asserts "non-zero", and exact
+// codes are part of agyconf's contract (docs/cli.md, "Exit codes").
+const exitCodeFile = "agyconf.exitcode"
+
+// DeadlineEnv, when set to a number of seconds, makes the agyconf command
+// exit with HungExit and a message if it runs longer: how the hostile
+// scripts show that no input makes agyconf hang.
+const DeadlineEnv = "AGYCONF_TEST_DEADLINE"
+
+// HungExit is the exit code of an agyconf command that ran past its
+// deadline; no documented exit code is this.
+const HungExit = 99
+
+// Commands are the programs a script can exec: agyconf and agyhook, run
+// by the test binary (testscript.Main).
+func Commands() map[string]func() {
+	return map[string]func(){
+		// agyhook, for scripts that run rendered hooks as agy would. It
+		// must not start its detached mine supervisor here: that re-execs
+		// os.Executable, which is this test binary.
+		"agyhook": func() {
+			os.Exit(agyhook.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, agyhook.OSEnv("test")))
+		},
+		"agyconf": func() {
+			if s := os.Getenv(DeadlineEnv); s != "" {
+				secs, err := strconv.Atoi(s)
+				if err != nil {
+					panic(err)
+				}
+				go func() {
+					time.Sleep(time.Duration(secs) * time.Second)
+					fmt.Fprintf(os.Stderr, "agyconf: still running after %d s: hung\n", secs)
+					os.Exit(HungExit)
+				}()
+			}
+			code := cli.Main(os.Args, os.Stdout, os.Stderr)
+			if work := os.Getenv("WORK"); work != "" {
+				// Best effort: a missing record fails the exitcode command.
+				_ = os.WriteFile(filepath.Join(work, ".tmp", exitCodeFile), []byte(strconv.Itoa(code)), 0o644)
+			}
+			os.Exit(code)
+		},
+	}
+}
+
+// ExitCode is the script command
+//
+//	exitcode N
+//
+// which asserts that the last `exec agyconf …` exited with exactly N, and
+// forgets that code, so a second exitcode without a new exec fails.
+func ExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! exitcode")
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: exitcode N")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("usage: exitcode N: %v", err)
+	}
+	file := filepath.Join(ts.Getenv("WORK"), ".tmp", exitCodeFile)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		ts.Fatalf("no exit code recorded: run exec agyconf first (%v)", err)
+	}
+	ts.Check(os.Remove(file))
+	got, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	ts.Check(err)
+	if got != want {
+		ts.Fatalf("agyconf exited with %d, want %d", got, want)
+	}
+}

@@ -1,0 +1,219 @@
+package confine
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// pathFuncs are the calls that touch the filesystem by path. Outside this
+// package each one must be on the allowlist below; everything under a
+// render root goes through a Root instead.
+var pathFuncs = map[string]map[string]bool{
+	"os": set("Open", "OpenFile", "Create", "ReadFile", "WriteFile", "Mkdir", "MkdirAll", "MkdirTemp",
+		"CreateTemp", "Remove", "RemoveAll", "Rename", "Stat", "Lstat", "Readlink", "ReadDir", "Chmod",
+		"Chown", "Lchown", "Chtimes", "Symlink", "Link", "Truncate", "DirFS", "OpenRoot", "OpenInRoot", "Chdir"),
+	"path/filepath":                 set("EvalSymlinks", "Walk", "WalkDir", "Glob"),
+	"github.com/google/renameio/v2": nil, // every function
+	"github.com/gofrs/flock":        set("New"),
+}
+
+func set(names ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// allowed lists, by "file function call", every path call outside this
+// package, and why it may go by path. The files a user names — configs,
+// file() and secret_file() arguments, skill sources, the trees validate,
+// import and hook test read, the outputs of fmt, init and import — may be
+// anywhere (Home Manager puts them in /nix/store) and are not below a
+// render root; agyhook is a separate program that agy runs, with its own
+// state folder and no root.
+var allowed = map[string]string{
+	// The config loader: paths the user names on the command line or in
+	// the config.
+	"internal/config/parser.go ConfigFiles os.Stat":                   "the config path the user names",
+	"internal/config/parser.go ConfigFiles os.ReadDir":                "the config folder the user names (a listing cannot block)",
+	"internal/config/parser.go ParseFile os.Stat":                     "a config file, sized before its bounded read",
+	"internal/config/decode.go LoadConfig os.Stat":                    "the config path the user names",
+	"internal/config/helpers.go isFile os.Stat":                       "whether a path the config names is a file",
+	"internal/config/inputs.go statSum os.Stat":                       "a secret file, by stat only: it is never read while decoding",
+	"internal/config/funcs.go confinedPath filepath.EvalSymlinks":     "file() stays inside the config folder, also through links",
+	"internal/config/skillsource.go readSkillFolder filepath.WalkDir": "a skill's source folder the config names; each file is then read bounded",
+	// The CLI: roots, configs and outputs named on the command line.
+	"internal/cli/render.go renderRoot os.Stat":         "the render root itself, before it is opened as a Root",
+	"internal/cli/render.go identity os.Stat":           "agyconf's own executable, for the cache key",
+	"internal/cli/render.go checkSecrets os.Stat":       "whether an exec-mode secret file exists yet (it is never read)",
+	"internal/cli/validate.go configPath os.Stat":       "whether the default config exists",
+	"internal/cli/fmt.go fmtFiles os.Stat":              "the config path fmt is given",
+	"internal/cli/fmt.go fmtFiles os.ReadDir":           "the config folder fmt is given",
+	"internal/cli/fmt.go fmtFile filepath.EvalSymlinks": "fmt rewrites where a link points, not the link",
+	"internal/cli/fmt.go fmtFile os.Stat":               "the mode of the file fmt rewrites",
+	"internal/cli/init.go runInit os.Stat":              "whether init's --out is a folder",
+	"internal/cli/init.go writeNew os.MkdirAll":         "the folder of init's --out",
+	"internal/cli/hooktest.go hooksFromFile os.Stat":    "whether the hooks.json hook test is given sits in a plugin folder",
+	// validate PATH: the trees the user names, wherever they are; each
+	// file is read bounded (readLimited).
+	"internal/lint/paths.go Paths os.Stat":             "a PATH validate is given",
+	"internal/lint/paths.go discover filepath.WalkDir": "the tree under a PATH validate is given (a walk does not follow links)",
+	"internal/lint/paths.go fileIsPluginDir os.Stat":   "whether a folder validate walks is a plugin",
+	// import: the tree --root names is read like validate's (each file
+	// bounded, importer.readFile); --out is opened as a Root.
+	"internal/cli/import.go runImport os.Stat":                "whether --out is a folder, and holds a config already",
+	"internal/cli/import.go writeImport os.MkdirAll":          "--out itself, before it is opened as a Root",
+	"internal/importer/importer.go Import os.Stat":            "the --root import reads",
+	"internal/importer/importer.go listDir os.ReadDir":        "a folder of the tree import reads (a listing cannot block)",
+	"internal/importer/importer.go run os.Stat":               "whether a legacy folder exists in the tree import reads",
+	"internal/importer/markdown.go readTree filepath.WalkDir": "a skill folder of the tree import reads (a walk does not follow links)",
+	"internal/importer/markdown.go skill os.Stat":             "whether a skill folder has its SKILL.md",
+	"internal/importer/markdown.go workflowDirs os.Stat":      "whether a workflow exists in another product's folder",
+	"internal/importer/plugin.go plugin filepath.WalkDir":     "a plugin folder of the tree import reads",
+	"internal/importer/plugin.go plugin os.Stat":              "whether a plugin's manifest and hooks exist",
+	"internal/importer/settings.go settingsFile os.Stat":      "whether the CLI's settings file exists",
+	// agyhook: a separate program agy runs as a hook, standard library
+	// only (cmd/agyhook's deps test), with its own state folder and no
+	// render root; its reads of what agy sends are bounded and
+	// non-blocking there (execenv_unix.go, payload.go).
+	"internal/agyhook/": "agyhook's own program, state folder and logs",
+	// Only tests import it: the scripts' exit-code records in $WORK.
+	"internal/clitest/": "the test scripts' own files",
+}
+
+// TestPathCallsConfined fails on a path call outside this package that is
+// not on the allowlist, and on an allowlist entry no code needs any more.
+func TestPathCallsConfined(t *testing.T) {
+	moduleRoot := filepath.Join("..", "..")
+	found := map[string][]string{}
+	err := filepath.WalkDir(moduleRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(moduleRoot, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if d.Name() == "testdata" || (strings.HasPrefix(d.Name(), ".") && rel != ".") || rel == "internal/confine" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		for _, call := range pathCalls(t, p) {
+			key := rel + " " + call.fn + " " + call.name
+			found[key] = append(found[key], call.pos)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range found {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if allowedPackage(k) {
+			continue
+		}
+		if _, ok := allowed[k]; !ok {
+			t.Errorf("%s: a path call outside internal/confine (%s); go through a confine.Root, or read with confine.ReadFile, or add it to the allowlist with the reason it may go by path", strings.Join(found[k], ", "), k)
+		}
+	}
+	for k := range allowed {
+		if strings.HasSuffix(k, "/") {
+			if !anyIn(found, k) {
+				t.Errorf("allowlist entry %q matches no call any more: remove it", k)
+			}
+			continue
+		}
+		if _, ok := found[k]; !ok {
+			t.Errorf("allowlist entry %q matches no call any more: remove it", k)
+		}
+	}
+	if len(found) == 0 {
+		t.Fatal("found no path call at all: the walk is broken")
+	}
+}
+
+// allowedPackage reports whether a call's file is in a package the
+// allowlist names whole (an entry ending in "/").
+func allowedPackage(key string) bool {
+	for k := range allowed {
+		if strings.HasSuffix(k, "/") && strings.HasPrefix(key, k) && !strings.Contains(key[len(k):strings.Index(key, " ")], "/") {
+			return true
+		}
+	}
+	return false
+}
+
+func anyIn(found map[string][]string, prefix string) bool {
+	for k := range found {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+type pathCall struct{ fn, name, pos string }
+
+// pathCalls lists the path calls of one file, with the function each is
+// in ("" at package level).
+func pathCalls(t *testing.T, file string) []pathCall {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := map[string]string{} // local name -> import path
+	for _, im := range f.Imports {
+		path, _ := strconv.Unquote(im.Path.Value)
+		name := path[strings.LastIndex(path, "/")+1:]
+		if strings.HasPrefix(name, "v") && strings.Contains(path, "/") {
+			if _, err := strconv.Atoi(name[1:]); err == nil { // ".../v2": the package is the segment before
+				parts := strings.Split(path, "/")
+				name = parts[len(parts)-2]
+			}
+		}
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		imports[name] = path
+	}
+	var out []pathCall
+	for _, decl := range f.Decls {
+		fn := ""
+		if fd, ok := decl.(*ast.FuncDecl); ok {
+			fn = fd.Name.Name
+		}
+		ast.Inspect(decl, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			id, ok := sel.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			funcs, known := pathFuncs[imports[id.Name]]
+			if !known || (funcs != nil && !funcs[sel.Sel.Name]) {
+				return true
+			}
+			out = append(out, pathCall{fn: fn, name: id.Name + "." + sel.Sel.Name, pos: fset.Position(sel.Pos()).String()})
+			return true
+		})
+	}
+	return out
+}

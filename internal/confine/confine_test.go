@@ -1,0 +1,312 @@
+package confine
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// scene is a root and a folder beside it that nothing may touch.
+type scene struct {
+	t             *testing.T
+	root, outside string
+	r             *Root
+}
+
+func newScene(t *testing.T) *scene {
+	base := t.TempDir()
+	s := &scene{t: t, root: filepath.Join(base, "root"), outside: filepath.Join(base, "outside")}
+	for _, d := range []string{s.root, s.outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Open(s.root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	s.r = r
+	return s
+}
+
+func (s *scene) mkdir(rel string) {
+	if err := os.MkdirAll(filepath.Join(s.root, rel), 0o755); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func (s *scene) link(rel, target string) {
+	s.t.Helper()
+	full := filepath.Join(s.root, rel)
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		s.t.Fatal(err)
+	}
+	if err := os.Symlink(target, full); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func (s *scene) outsideEmpty() {
+	s.t.Helper()
+	es, err := os.ReadDir(s.outside)
+	if err != nil || len(es) != 0 {
+		s.t.Fatalf("the folder outside holds %v (%v)", es, err)
+	}
+}
+
+func linkErr(t *testing.T, err error, reason LinkReason, link string) {
+	t.Helper()
+	var le *LinkError
+	if !errors.As(err, &le) || le.Reason != reason || le.Link != link {
+		t.Fatalf("got %v, want a link error (reason %d) naming %s", err, reason, link)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	s := newScene(t)
+	s.mkdir("dotfiles/gemini/config")
+	s.link(".gemini", filepath.Join(s.root, "dotfiles/gemini")) // absolute, inside: os.Root alone refuses it
+	s.link("rel", "dotfiles/gemini")                            // relative, inside
+	s.link("chain", ".gemini")                                  // a link to a link
+	s.link("up/x", "../dotfiles")                               // climbing, still inside
+	s.link("out-abs", s.outside)
+	s.link("out-rel", "../outside")
+	s.link("nix", "/nix/store/abc-home-manager-files")
+	s.link("gone", "missing/dir")
+	s.link("loop-a", "loop-b")
+	s.link("loop-b", "loop-a")
+	for name, want := range map[string]string{
+		".gemini/config/mcp_config.json": "dotfiles/gemini/config/mcp_config.json",
+		"rel/config":                     "dotfiles/gemini/config",
+		"chain/config/x/y":               "dotfiles/gemini/config/x/y",
+		"up/x/gemini":                    "dotfiles/gemini",
+		"new/folder/file":                "new/folder/file",
+		".":                              ".",
+	} {
+		got, err := s.r.Resolve(name)
+		if err != nil || got != want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	for name, c := range map[string]struct {
+		reason LinkReason
+		link   string
+	}{
+		"out-abs/x":  {LinkOutside, "out-abs"},
+		"out-rel/x":  {LinkOutside, "out-rel"},
+		"nix/x":      {LinkOutside, "nix"},
+		"gone/x":     {LinkDangling, "gone"},
+		"loop-a/x":   {LinkLoop, "loop-a"},
+		"out-abs":    {LinkOutside, "out-abs"},
+		"chain/../x": {LinkOutside, ""}, // not a valid name at all
+	} {
+		_, err := s.r.Resolve(name)
+		if strings.Contains(name, "..") {
+			if err == nil {
+				t.Errorf("Resolve(%q) accepted a name with ..", name)
+			}
+			continue
+		}
+		var le *LinkError
+		if !errors.As(err, &le) || le.Reason != c.reason || (c.link != "" && !strings.HasPrefix(le.Link, c.link)) {
+			t.Errorf("Resolve(%q) = %v; want reason %d at %s", name, err, c.reason, c.link)
+		}
+	}
+	var le *LinkError
+	if _, err := s.r.Resolve("out-abs/x"); errors.As(err, &le) && le.Leads != s.outside {
+		t.Errorf("Leads = %q, want %q", le.Leads, s.outside)
+	}
+	// Writes through an absolute link that stays inside land inside.
+	if err := s.r.WriteFile(".gemini/config/a.json", []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(s.root, "dotfiles/gemini/config/a.json")); err != nil || string(b) != "{}\n" {
+		t.Fatalf("through the link: %q, %v", b, err)
+	}
+}
+
+// TestWritesNeverLeave tries every write-side call through links that
+// lead out: each fails, and nothing appears outside.
+func TestWritesNeverLeave(t *testing.T) {
+	s := newScene(t)
+	s.link("out", s.outside)
+	s.link("out-rel", "../outside")
+	for _, dir := range []string{"out", "out-rel"} {
+		if _, err := s.r.WriteTemp(dir, ".t-", []byte("x"), 0o644); err == nil {
+			t.Errorf("WriteTemp into %s", dir)
+		}
+		if err := s.r.WriteFile(dir+"/f", []byte("x"), 0o644); err == nil {
+			t.Errorf("WriteFile into %s", dir)
+		}
+		if err := s.r.Mkdir(dir+"/d", 0o755); err == nil {
+			t.Errorf("Mkdir into %s", dir)
+		}
+		if err := s.r.MkdirAll(dir+"/d/e", 0o755); err == nil {
+			t.Errorf("MkdirAll into %s", dir)
+		}
+		if err := s.r.CreateNew(dir+"/n", []byte("x"), 0o644); err == nil {
+			t.Errorf("CreateNew into %s", dir)
+		}
+		if _, err := s.r.OpenLock(dir+"/lock", true); err == nil {
+			t.Errorf("OpenLock into %s", dir)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(s.root, "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.r.Rename("f", "out/f"); err == nil {
+		t.Error("Rename out")
+	}
+	s.outsideEmpty()
+	// The link itself is what Remove and a rename over it replace.
+	if err := s.r.WriteFile("out", []byte("a file now\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(filepath.Join(s.root, "out")); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("the link was not replaced by a file: %v %v", fi, err)
+	}
+	s.outsideEmpty()
+}
+
+func TestStrict(t *testing.T) {
+	s := newScene(t)
+	s.mkdir("real")
+	s.link("state", "real") // inside, but agyconf's own folders follow no link
+	s.mkdir("store")
+	s.link("store/lock", filepath.Join(s.outside, "victim"))
+	st := s.r.Strict()
+	_, err := st.Resolve("state/x.json")
+	linkErr(t, err, LinkRefused, "state")
+	_, err = st.OpenLock("store/lock", true)
+	linkErr(t, err, LinkRefused, "store/lock")
+	err = st.WriteFile("store/lock", []byte("1\n"), 0o644)
+	linkErr(t, err, LinkRefused, "store/lock")
+	if _, _, err := st.ReadFile("state/x.json", 10); err == nil {
+		t.Fatal("read through a link")
+	}
+	// The same names work through the plain view (inside the root).
+	if err := s.r.WriteFile("state/x.json", []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.outsideEmpty()
+}
+
+func TestReadRefusesSpecialFiles(t *testing.T) {
+	s := newScene(t)
+	if err := syscall.Mkfifo(filepath.Join(s.root, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.link("zero", "/dev/zero")
+	s.mkdir("dir")
+	if err := os.WriteFile(filepath.Join(s.root, "big"), make([]byte, 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var nr *NotRegularError
+		if _, _, err := s.r.ReadFile("fifo", 1<<20); !errors.As(err, &nr) || !strings.Contains(err.Error(), "FIFO") {
+			t.Errorf("FIFO: %v", err)
+		}
+		if _, err := ReadFile(filepath.Join(s.root, "fifo"), 1<<20); !errors.As(err, &nr) {
+			t.Errorf("FIFO by path: %v", err)
+		}
+		if _, err := ReadFile("/dev/zero", 1<<20); !errors.As(err, &nr) || !strings.Contains(err.Error(), "character device") {
+			t.Errorf("/dev/zero by path: %v", err)
+		}
+		if _, err := ReadFile(filepath.Join(s.root, "zero"), 1<<20); !errors.As(err, &nr) {
+			t.Errorf("a link to /dev/zero by path: %v", err)
+		}
+		if _, _, err := s.r.ReadFile("dir", 1<<20); !errors.As(err, &nr) {
+			t.Errorf("folder: %v", err)
+		}
+		var tl *TooLargeError
+		if _, _, err := s.r.ReadFile("big", 99); !errors.As(err, &tl) || tl.Size != 100 {
+			t.Errorf("too large: %v", err)
+		}
+		if _, err := ReadFile(filepath.Join(s.root, "big"), 99); !errors.As(err, &tl) {
+			t.Errorf("too large by path: %v", err)
+		}
+		if _, _, err := s.r.ReadFile("zero", 1<<20); err == nil {
+			t.Error("read /dev/zero through the root")
+		}
+		if _, err := s.r.OpenLock("fifo", false); !errors.As(err, &nr) {
+			t.Errorf("a FIFO as the lock: %v", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a read blocked")
+	}
+}
+
+func TestWriteTempAndCreateNew(t *testing.T) {
+	s := newScene(t)
+	s.mkdir("d")
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	name, err := s.r.WriteTemp("d", ".agyconf-tmp-", []byte("x"), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(name, "d/.agyconf-tmp-") {
+		t.Fatalf("temporary name %q", name)
+	}
+	if fi, err := os.Stat(filepath.Join(s.root, name)); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("mode %v, %v; want 0644 whatever the umask", fi.Mode(), err)
+	}
+	if err := s.r.CreateNew("d/n", []byte("1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.r.CreateNew("d/n", []byte("2"), 0o600); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("CreateNew over a file: %v", err)
+	}
+	s.link("d/l", filepath.Join(s.outside, "new"))
+	if err := s.r.CreateNew("d/l", []byte("2"), 0o600); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("CreateNew over a dangling link: %v", err)
+	}
+	s.outsideEmpty()
+}
+
+func TestLockFile(t *testing.T) {
+	s := newScene(t)
+	if _, err := s.r.OpenLock("lock", false); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("opening a missing lock without create: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(s.root, "lock")); !os.IsNotExist(err) {
+		t.Fatal("the lock was created")
+	}
+	a, err := s.r.OpenLock("lock", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if ok, err := a.TryLock(true); !ok || err != nil {
+		t.Fatalf("first lock: %v %v", ok, err)
+	}
+	if err := a.SetHolder("1234\n"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.r.OpenLock("lock", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if ok, _ := b.TryLock(false); ok {
+		t.Fatal("a shared lock beside an exclusive one")
+	}
+	if h := b.Holder(); h != "1234" {
+		t.Fatalf("holder %q", h)
+	}
+	a.Close()
+	if ok, err := b.TryLock(false); !ok || err != nil {
+		t.Fatalf("after release: %v %v", ok, err)
+	}
+}

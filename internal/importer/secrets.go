@@ -1,0 +1,394 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/shellquote"
+)
+
+// Which live values are credentials, and what import writes instead.
+//
+// A value is a credential when an agyconf state records it as read from
+// secret_file() (Options.StateSecrets), or, wherever no state marks it —
+// a hand-written entry, or one of agyconf's edited since — when the rule
+// below says so. The rule is the one `agyconf import --help` and
+// docs/migrate.md state; keep the three in step.
+
+// Why a value is taken for a credential, for the report.
+const (
+	whyState  = "an agyconf state records it as read from secret_file()"
+	whyName   = "its name says it is a credential"
+	whyValue  = "its value looks like a credential"
+	whyFlag   = "it sets a credential flag"
+	whyHeader = "it is a credential header"
+)
+
+var (
+	// secretKeyRe: an env, header or JSON key naming a credential. A
+	// substring match, so GITHUB_PERSONAL_ACCESS_TOKEN and X-Api-Key
+	// count; it also takes AUTHOR or KEYBOARD, a price paid in a value
+	// moved to a file, never in a value printed.
+	secretKeyRe = regexp.MustCompile(`(?i)TOKEN|SECRET|KEY|PASSWORD|PASSWD|AUTH|CREDENTIAL|COOKIE`)
+	// secretValueRe: the shapes of common credentials. Prefixes must start
+	// the value or follow a non-alphanumeric character and be followed by
+	// enough token characters, so task-master-ai or disk-cache are not
+	// taken for an sk- key.
+	secretValueRe = regexp.MustCompile(`^(?i:bearer|basic|token) \S` +
+		`|(?:^|[^A-Za-z0-9])(?:` +
+		`gh[pousr]_[A-Za-z0-9]{8,}` +
+		`|github_pat_[A-Za-z0-9_]{8,}` +
+		`|glpat-[A-Za-z0-9_-]{8,}` +
+		`|sk-[A-Za-z0-9_-]{16,}` +
+		`|xox[abpr]-[A-Za-z0-9-]{8,}` +
+		`|(?:AKIA|ASIA)[0-9A-Z]{16}` +
+		`|AIza[0-9A-Za-z_-]{20,}` +
+		`|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}` +
+		`)`)
+	// credFlagWords: the last word of a command-line flag naming a
+	// credential (--token, --api-key, --client-secret, --auth).
+	credFlagWords = map[string]bool{
+		"token": true, "secret": true, "key": true, "apikey": true, "password": true, "passwd": true,
+		"pat": true, "credential": true, "credentials": true, "auth": true, "bearer": true,
+	}
+	flagRe = regexp.MustCompile(`^--?([A-Za-z0-9][A-Za-z0-9_.-]*)$`)
+	// headerArgRe: an argument that is a whole HTTP header, as mcp-remote's
+	// --header takes it ("Authorization: Bearer …").
+	headerArgRe = regexp.MustCompile(`^([A-Za-z0-9-]+):\s*\S`)
+	// tokenRunRe: the runs randomLooking judges, the base64 and base64url
+	// alphabets plus "." (JWTs).
+	tokenRunRe = regexp.MustCompile(`[A-Za-z0-9+/=_.-]{24,}`)
+	fileSafeRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+)
+
+// keySays reports whether a key's name says its value is a credential.
+func keySays(name string) bool { return secretKeyRe.MatchString(name) }
+
+// valueSays reports whether a value looks like a credential whatever its
+// key: a known shape, a random-looking run, or JSON (a jsonencode() arg)
+// holding one, which makes the whole string secret.
+func valueSays(v string) bool {
+	if secretValueRe.MatchString(v) {
+		return true
+	}
+	for _, run := range tokenRunRe.FindAllString(v, -1) {
+		if randomLooking(run) {
+			return true
+		}
+	}
+	return jsonSays(v)
+}
+
+// randomLooking reports whether a run of token characters reads as random
+// rather than as words: at least 20 letters and digits, mixing lowercase,
+// uppercase and digits, and at least 2 in 5 adjacent letter-or-digit pairs
+// switching between those classes. Random base64 switches at about 3 in 5;
+// a camelCase name, a path or a package name at 1 in 3 or less. Hex and
+// lowercase-only strings (commit hashes, Nix store paths) never count.
+func randomLooking(run string) bool {
+	const lower, upper, digit = 1, 2, 4
+	seen, prev, n, switches := 0, 0, 0, 0
+	for i := 0; i < len(run); i++ {
+		c := run[i]
+		class := 0
+		switch {
+		case c >= 'a' && c <= 'z':
+			class = lower
+		case c >= 'A' && c <= 'Z':
+			class = upper
+		case c >= '0' && c <= '9':
+			class = digit
+		default:
+			continue // separators neither count nor break a pair
+		}
+		if n > 0 && class != prev {
+			switches++
+		}
+		seen |= class
+		prev = class
+		n++
+	}
+	return n >= 20 && seen == lower|upper|digit && switches*5 >= (n-1)*2
+}
+
+// jsonSays reports whether v is a JSON object or array holding a
+// credential: a non-empty string or a number under a key keySays, or a
+// string valueSays.
+func jsonSays(v string) bool {
+	t := strings.TrimSpace(v)
+	if t == "" || (t[0] != '{' && t[0] != '[') {
+		return false
+	}
+	dec := json.NewDecoder(strings.NewReader(t))
+	dec.UseNumber()
+	var doc any
+	if dec.Decode(&doc) != nil {
+		return false
+	}
+	var walk func(any) bool
+	walk = func(x any) bool {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if keySays(k) {
+					switch e := e.(type) {
+					case string:
+						if e != "" {
+							return true
+						}
+					case json.Number:
+						return true
+					}
+				}
+				if walk(e) {
+					return true
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		case string:
+			return valueSays(x)
+		}
+		return false
+	}
+	return walk(doc)
+}
+
+// credFlag reports whether arg is a flag, without a value, naming a
+// credential: --token, --api-key, -api_key.
+func credFlag(arg string) bool {
+	m := flagRe.FindStringSubmatch(arg)
+	if m == nil {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	return len(words) > 0 && credFlagWords[words[len(words)-1]]
+}
+
+// argReasons says, per argument, why it is a credential ("" when it is
+// not): its value, --flag=VALUE with a credential flag, a credential
+// header, or the value after a credential flag (unless it is a flag
+// itself).
+func argReasons(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" {
+			continue
+		}
+		name, val, hasVal := strings.Cut(a, "=")
+		h := headerArgRe.FindStringSubmatch(a)
+		switch {
+		case valueSays(a):
+			out[i] = whyValue
+		case hasVal && val != "" && credFlag(name):
+			out[i] = whyFlag
+		case h != nil && keySays(h[1]):
+			out[i] = whyHeader
+		case i > 0 && !strings.HasPrefix(a, "-") && credFlag(args[i-1]):
+			out[i] = "it follows " + args[i-1]
+		}
+	}
+	return out
+}
+
+// slot is one string value of a server that may hold a credential.
+type slot struct {
+	file, ns, server string
+	// unit names it in the report: mcpServers.github.env.TOKEN.
+	unit string
+	// name is its part of the secret file's name: TOKEN, arg1,
+	// oauth-client-id.
+	name string
+	// ptr is its JSON pointer from the file's root, as states record it.
+	ptr string
+	// jq is the jq filter that reads it from the file.
+	jq string
+}
+
+func argSlot(file, ns, server string, i int) slot {
+	return slot{file: file, ns: ns, server: server,
+		unit: fmt.Sprintf("mcpServers.%s.args[%d]", server, i), name: fmt.Sprintf("arg%d", i),
+		ptr: pointer("mcpServers", server, "args", strconv.Itoa(i)), jq: jqFilter(server, "args", "", i)}
+}
+
+// keySlot is a value under a key: field is env, headers or oauth.
+func keySlot(file, ns, server, field, key, name string) slot {
+	return slot{file: file, ns: ns, server: server,
+		unit: "mcpServers." + server + "." + field + "." + key, name: name,
+		ptr: pointer("mcpServers", server, field, key), jq: jqFilter(server, field, key, 0)}
+}
+
+// pointer is the RFC 6901 JSON pointer of a path of keys.
+func pointer(keys ...string) string {
+	esc := strings.NewReplacer("~", "~0", "/", "~1")
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteByte('/')
+		b.WriteString(esc.Replace(k))
+	}
+	return b.String()
+}
+
+// jqFilter is the jq filter reading one value of an mcp_config.json:
+// mcpServers[server][field][key], or [idx] for an argument.
+func jqFilter(server, field, key string, idx int) string {
+	q := func(s string) string { b, _ := json.Marshal(s); return "[" + string(b) + "]" }
+	f := ".mcpServers" + q(server) + q(field)
+	if key != "" {
+		return f + q(key)
+	}
+	return f + fmt.Sprintf("[%d]", idx)
+}
+
+func (im *importer) secretMap(file, ns, server, field string, m map[string]string) map[string]model.Str {
+	unit := "mcpServers." + server + "." + field
+	headers := field == "headers"
+	if len(m) == 0 {
+		return nil
+	}
+	out := map[string]model.Str{}
+	for _, k := range sortedKeys(m) {
+		if headers {
+			if p := headerNameProblem(k); p != "" {
+				im.skip(file, unit+"."+k, "%s", p)
+				continue
+			}
+		}
+		why := ""
+		switch {
+		case keySays(k):
+			why = whyName
+		case valueSays(m[k]):
+			why = whyValue
+		}
+		if v := im.secretValue(keySlot(file, ns, server, field, k, k), m[k], why); v != nil {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// secretValue returns v as a Str, or, when it is a credential (a state
+// records it, or why says so), a secret_file() reference and a report
+// item: with Options.Out, to a file under Out/secrets that Result.Files
+// holds; without, to a placeholder path, the item giving the command that
+// creates it from the live file. In workspace scope, where secret_file()
+// is refused, it returns nil and a not-imported item.
+func (im *importer) secretValue(s slot, v, why string) model.Str {
+	if v == "" {
+		return model.Str{{Text: v}}
+	}
+	if im.state[s.file][s.ptr] {
+		why = whyState
+	}
+	if why == "" {
+		return model.Str{{Text: v}}
+	}
+	im.values = append(im.values, v)
+	if im.opts.Scope == model.ScopeWorkspace {
+		im.skip(s.file, s.unit, "a credential (%s); a workspace tree is committed and agyconf refuses secret_file() there: move the server to a global config", why)
+		return nil
+	}
+	name := s.server + "-" + s.name
+	if s.ns != "" {
+		name = s.ns + "-" + name
+	}
+	name = fileSafeRe.ReplaceAllString(name, "_")
+	p := filepath.Join(im.opts.SecretDir, name)
+	for i := 2; im.secretFiles[p] != ""; i++ {
+		p = filepath.Join(im.opts.SecretDir, fmt.Sprintf("%s-%d", name, i))
+	}
+	im.nSecrets++
+	im.secretFiles[p] = v
+	if im.opts.Out != "" {
+		rel, err := filepath.Rel(im.opts.Out, p)
+		if err == nil && filepath.IsLocal(rel) {
+			im.files[filepath.ToSlash(rel)] = File{Data: secretFileData(v), Secret: true}
+			im.items = append(im.items, Item{Kind: KindSecret, Path: s.file, Unit: s.unit,
+				Reason: fmt.Sprintf("value not printed (%s); written to %s (mode 0600), which the config reads with secret_file()", why, p)})
+			return model.Str{{SecretFile: p}}
+		}
+	}
+	filter := s.jq
+	if strings.HasSuffix(v, "\n") || strings.HasSuffix(v, "\r") {
+		// What secretFileData appends, so that secret_file() reads
+		// the line ending back.
+		filter += ` + "\r\n"`
+	}
+	cmd := fmt.Sprintf("(umask 077 && mkdir -p %s && jq -j %s %s > %s)",
+		shellquote.Quote(filepath.Dir(p)), shellquote.Quote(filter), shellquote.Quote(im.abs(s.file)), shellquote.Quote(p))
+	im.items = append(im.items, Item{Kind: KindSecret, Path: s.file, Unit: s.unit,
+		Reason:  fmt.Sprintf("value not printed (%s); the config reads it with secret_file(%q): create that file (mode 0600) holding the value", why, p),
+		Command: cmd})
+	return model.Str{{SecretFile: p}}
+}
+
+// secretFileData is what a secret file holds so that secret_file() reads
+// v back: secret_file() drops one "\n" and then one "\r" at the end, so a
+// value that itself ends with either gets "\r\n" after it.
+func secretFileData(v string) []byte {
+	if strings.HasSuffix(v, "\n") || strings.HasSuffix(v, "\r") {
+		return []byte(v + "\r\n")
+	}
+	return []byte(v)
+}
+
+// stateSet indexes Options.StateSecrets: file, then pointer.
+func stateSet(m map[string][]string) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for f, ptrs := range m {
+		set := map[string]bool{}
+		for _, p := range ptrs {
+			set[p] = true
+		}
+		out[f] = set
+	}
+	return out
+}
+
+// readsSecrets reports whether a config calls secret_file() anywhere, so
+// that it is written mode 0600.
+func readsSecrets(cfg *model.Config) bool {
+	servers := append([]*model.MCPServer(nil), cfg.MCPServers...)
+	for _, p := range cfg.Plugins {
+		servers = append(servers, p.MCPServers...)
+	}
+	for _, s := range servers {
+		strs := append(append(append([]model.Str(nil), s.Args...), mapValues(s.Env)...), mapValues(s.Headers)...)
+		if s.OAuth != nil {
+			strs = append(strs, s.OAuth.ClientID, s.OAuth.ClientSecret)
+		}
+		for _, v := range strs {
+			if v.HasSecret() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsonEscapes are the ways encoding/json may write v inside a JSON
+// string, HTML characters escaped (json.Marshal) or not (agyconf's
+// encoder, and most hand-written files).
+func jsonEscapes(v string) []string {
+	enc, _ := json.Marshal(v)
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(v)
+	plain := strings.TrimSuffix(b.String(), "\n")
+	return []string{string(enc[1 : len(enc)-1]), plain[1 : len(plain)-1]}
+}
