@@ -104,6 +104,16 @@ func redactLive(p string, data []byte, ptrs []string) string {
 	return string(b)
 }
 
+// Pointer is the JSON pointer of the entry a change is about in its
+// shared file, "" for a whole file.
+func (c Change) Pointer() string {
+	if c.stateKey == "" {
+		return ""
+	}
+	path, _, _ := parseUnitKey(c.stateKey)
+	return pointer(path)
+}
+
 // Name is the path, and the entry for a change inside a shared file:
 // ".gemini/config/mcp_config.json mcpServers.github".
 func (c Change) Name() string {

@@ -42,9 +42,9 @@ func runDiff(c *cli.Context) error {
 	defer s.close()
 	out := s.out(c)
 	color := useColor(out, c.String("color"))
-	drift := apply.Drift(s.changes)
+	drift := apply.Drift(s.Changes)
 	if c.String("format") == "json" {
-		if err := writeDiffJSON(out, s.root, drift, apply.Files(s.changes), s.secretValues()); err != nil {
+		if err := writeDiffJSON(out, s.Root, drift, apply.Files(s.Changes), s.SecretValues()); err != nil {
 			return err
 		}
 		if len(drift) > 0 && c.Bool("exit-code") {
@@ -57,8 +57,8 @@ func runDiff(c *cli.Context) error {
 			fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Name(), ch.Reason)
 		}
 	}
-	secrets := s.secretValues()
-	for _, ch := range apply.Files(s.changes) {
+	secrets := s.SecretValues()
+	for _, ch := range apply.Files(s.Changes) {
 		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
 			continue
 		}

@@ -20,10 +20,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agyconf/agyconf/internal/apply"
-	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/confine"
-	"github.com/agyconf/agyconf/internal/harness"
-	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/engine"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
 	"github.com/agyconf/agyconf/schema"
@@ -44,11 +42,14 @@ EXAMPLES:
 		Subcommands: []*cli.Command{{
 			Name:      "test",
 			Usage:     "run the handlers of one event as agy would, and check what they answer",
-			UsageText: "agyconf hook test EVENT (--config PATH | --hooks FILE) [--hook NAME] [--payload FILE] [--allow-exec]",
+			UsageText: "agyconf hook test EVENT [--config PATH [--root DIR] | --hooks FILE] [--hook NAME] [--payload FILE] [--allow-exec]",
 			Description: `Runs every handler of EVENT (PreToolUse, PostToolUse, PreInvocation,
 PostInvocation, Stop, SessionStart) the way agy does: through sh -c, with
-the event's JSON on stdin and the handler's timeout. The handlers come from
-an agyconf config (as render would write them) or from a live hooks.json.
+the event's JSON on stdin, the handler's timeout, and as working directory
+the folder that holds the hooks.json (under --root for a config; a note says
+when it does not exist yet, and the handler then runs in an empty folder).
+The handlers come from an agyconf config (as render would write them; by
+default $XDG_CONFIG_HOME/agyconf) or from a live hooks.json.
 For PreToolUse and PostToolUse only the groups whose matcher matches the
 payload's tool run.
 
@@ -73,6 +74,7 @@ EXAMPLES:
 				&cli.StringFlag{Name: "hooks", Usage: "take the handlers from a live hooks.json (`FILE`)"},
 				&cli.StringFlag{Name: "hook", Usage: "run only the named hook (`NAME`)"},
 				&cli.StringFlag{Name: "payload", Usage: "the event's stdin JSON (`FILE`); default: a realistic one"},
+				&cli.StringFlag{Name: "root", Usage: "with --config, the render root (`DIR`) whose folders the handlers run in; default: the scope's"},
 				&cli.BoolFlag{Name: "allow-exec", Usage: "run handlers found in a workspace tree"},
 			},
 			Action: runHookTest,
@@ -106,12 +108,12 @@ type hookHandler struct {
 // after EVENT: urfave/cli v2 stops reading flags at the first argument,
 // and the documented form is `hook test EVENT --config …`.
 type hookTestFlags struct {
-	config, hooks, hook, payload string
-	allowExec                    bool
+	config, hooks, hook, payload, root string
+	allowExec                          bool
 }
 
 func readHookTestFlags(c *cli.Context) (hookTestFlags, error) {
-	f := hookTestFlags{c.String("config"), c.String("hooks"), c.String("hook"), c.String("payload"), c.Bool("allow-exec")}
+	f := hookTestFlags{c.String("config"), c.String("hooks"), c.String("hook"), c.String("payload"), c.String("root"), c.Bool("allow-exec")}
 	fs := flag.NewFlagSet("hook test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.config, "config", f.config, "")
@@ -119,6 +121,7 @@ func readHookTestFlags(c *cli.Context) (hookTestFlags, error) {
 	fs.StringVar(&f.hooks, "hooks", f.hooks, "")
 	fs.StringVar(&f.hook, "hook", f.hook, "")
 	fs.StringVar(&f.payload, "payload", f.payload, "")
+	fs.StringVar(&f.root, "root", f.root, "")
 	fs.BoolVar(&f.allowExec, "allow-exec", f.allowExec, "")
 	if err := fs.Parse(c.Args().Tail()); err != nil {
 		return f, err
@@ -142,18 +145,31 @@ func runHookTest(c *cli.Context) error {
 		return exit(ExitBadInput, fmt.Errorf("unknown event %q: use one of PreToolUse, PostToolUse, PreInvocation, PostInvocation, Stop, SessionStart", c.Args().First()))
 	}
 	cfgPath, hooksPath := flags.config, flags.hooks
-	if (cfgPath == "") == (hooksPath == "") {
-		return exit(ExitBadInput, errors.New("hook test needs --config PATH or --hooks FILE (see agyconf hook test --help)"))
+	if cfgPath != "" && hooksPath != "" {
+		return exit(ExitBadInput, errors.New("hook test takes --config PATH or --hooks FILE, not both (see agyconf hook test --help)"))
+	}
+	if cfgPath == "" && hooksPath == "" {
+		// Like every command that reads a config: the default one.
+		def := defaultConfigPath()
+		if _, err := os.Stat(def); def == "" || err != nil {
+			return exit(ExitBadInput, fmt.Errorf("hook test needs --config PATH or --hooks FILE: there is no default config at %s (see agyconf hook test --help)", def))
+		}
+		cfgPath = def
 	}
 	var docs []hooksFile
 	var workspace bool
 	if cfgPath != "" {
-		docs, workspace, err = hooksFromConfig(c, cfgPath)
+		docs, workspace, err = hooksFromConfig(c, cfgPath, flags.root)
 	} else {
 		docs, workspace, err = hooksFromFile(hooksPath)
 	}
 	if err != nil {
 		return err
+	}
+	for _, d := range docs {
+		if d.note != "" {
+			fmt.Fprintln(c.App.Writer, "note: "+d.note)
+		}
 	}
 	if workspace && !flags.allowExec {
 		return exit(ExitBadInput, errors.New("these hooks come from a workspace tree, which may be someone else's code: pass --allow-exec to run them"))
@@ -191,30 +207,29 @@ func runHookTest(c *cli.Context) error {
 	return nil
 }
 
-// hooksFile is one hooks.json and where its handlers run.
+// hooksFile is one hooks.json and where its handlers run: agy starts a
+// hook in the folder that holds its hooks.json (the IDE's bundled docs; a
+// plugin's hooks in the plugin's folder, probed).
 type hooksFile struct {
 	data []byte
 	dir  string
+	note string // said before the handlers run
 }
 
-func hooksFromConfig(c *cli.Context, path string) ([]hooksFile, bool, error) {
-	p := config.NewParser()
-	cfg, diags := p.LoadConfig(path)
-	if diags.HasErrors() {
-		writeDiags(c, "text", p, diags)
+// hooksFromConfig renders the config's hooks.json files through the
+// engine, as render would write them, each to run in the folder it would
+// be written to under the render root (rootFlag, or the scope's default).
+func hooksFromConfig(c *cli.Context, path, rootFlag string) ([]hooksFile, bool, error) {
+	cfg := engine.Load(path)
+	if len(cfg.Diags) > 0 {
+		writeDiags(c, "text", cfg.Parser, cfg.Diags)
+	}
+	if !cfg.OK() {
 		return nil, false, exit(ExitBadInput, nil)
 	}
-	if hdiags := harness.Expand(cfg); hdiags.HasErrors() {
-		writeDiags(c, "text", p, hdiags)
-		return nil, false, exit(ExitBadInput, nil)
-	}
-	plan, rdiags := render.Render(cfg, layout.New(cfg.Agyconf))
-	if rdiags.HasErrors() {
-		writeDiags(c, "text", p, rdiags)
-		return nil, false, exit(ExitBadInput, nil)
-	}
+	root, rootErr := engine.RenderRoot(rootFlag, cfg.Model.Agyconf.Scope)
 	var out []hooksFile
-	for _, d := range plan.Documents {
+	for _, d := range cfg.Plan.Documents {
 		if d.Schema != render.SchemaHooks {
 			continue
 		}
@@ -222,9 +237,19 @@ func hooksFromConfig(c *cli.Context, path string) ([]hooksFile, bool, error) {
 		if err != nil {
 			return nil, false, exit(ExitBadInput, err)
 		}
-		out = append(out, hooksFile{data: b})
+		f := hooksFile{data: b}
+		if rootErr != nil {
+			f.note = fmt.Sprintf("%v: the handlers of %s run in an empty folder instead of the one that would hold it", rootErr, d.Path)
+		} else {
+			f.dir = filepath.Join(root, filepath.FromSlash(filepath.Dir(d.Path)))
+			if st, err := os.Stat(f.dir); err != nil || !st.IsDir() {
+				f.note = fmt.Sprintf("%s does not exist yet (agyconf render makes it): the handlers of %s run in an empty folder instead", f.dir, d.Path)
+				f.dir = ""
+			}
+		}
+		out = append(out, f)
 	}
-	return out, cfg.Agyconf.Scope == model.ScopeWorkspace, nil
+	return out, cfg.Model.Agyconf.Scope == model.ScopeWorkspace, nil
 }
 
 var workspaceRoot = regexp.MustCompile(`(^|/)(\.agents|\.agent|_agents|_agent)/`)
@@ -235,12 +260,8 @@ func hooksFromFile(path string) ([]hooksFile, bool, error) {
 		return nil, false, exit(ExitBadInput, err)
 	}
 	abs, _ := filepath.Abs(path)
-	dir := ""
-	// Plugin hooks run in the plugin's folder (reference §2.2).
-	if _, err := os.Stat(filepath.Join(filepath.Dir(abs), "plugin.json")); err == nil {
-		dir = filepath.Dir(abs)
-	}
-	return []hooksFile{{data: data, dir: dir}}, workspaceRoot.MatchString(filepath.ToSlash(abs)), nil
+	// agy starts a hook in the folder that holds its hooks.json.
+	return []hooksFile{{data: data, dir: filepath.Dir(abs)}}, workspaceRoot.MatchString(filepath.ToSlash(abs)), nil
 }
 
 // selectHandlers returns the handlers of ev, in the order agy runs them:
@@ -347,7 +368,19 @@ func runHandler(out io.Writer, h hookHandler, ev model.Event, payload []byte, v 
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
-	cmd.Dir = h.dir
+	dir := h.dir
+	if dir == "" {
+		// The folder agy would start it in does not exist: an empty one,
+		// so a relative command fails here as it would there.
+		tmp, err := os.MkdirTemp("", "agyconf-hook-test-")
+		if err != nil {
+			fmt.Fprintf(out, "%s: cannot make a folder to run in: %v\n", label, err)
+			return 1
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(payload)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

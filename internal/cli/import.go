@@ -11,6 +11,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/confine"
+	"github.com/agyconf/agyconf/internal/engine"
 	"github.com/agyconf/agyconf/internal/importer"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
@@ -110,7 +111,7 @@ func runImport(c *cli.Context) error {
 	if err := checkColor(c.String("color")); err != nil {
 		return exit(ExitBadInput, err)
 	}
-	root, err := renderRoot(c.String("root"), scope)
+	root, err := engine.RenderRoot(c.String("root"), scope)
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}

@@ -64,13 +64,13 @@ func runStatus(c *cli.Context) error {
 	}
 	defer s.close()
 	var shown []apply.Change
-	for _, ch := range s.changes {
+	for _, ch := range s.Changes {
 		if ch.Action != apply.Merge {
 			shown = append(shown, ch)
 		}
 	}
 	if c.String("format") == "json" {
-		return writeReport(s.out(c), s.root, shown, false)
+		return writeReport(s.out(c), s.Root, shown, false)
 	}
 	out := s.out(c)
 	for _, ch := range shown {
@@ -80,7 +80,7 @@ func runStatus(c *cli.Context) error {
 		}
 		fmt.Fprintln(out, line)
 	}
-	fmt.Fprintf(out, "%s: %d owned or described\n", s.root, len(shown))
+	fmt.Fprintf(out, "%s: %d owned or described\n", s.Root, len(shown))
 	return nil
 }
 
@@ -111,7 +111,7 @@ func runClean(c *cli.Context) error {
 	}
 	defer s.close()
 	if c.Bool("dry-run") {
-		report(s.out(c), c.App.ErrWriter, s.root, s.changes, "would clean")
+		report(s.out(c), c.App.ErrWriter, s.Root, s.Changes, "would clean")
 		return nil
 	}
 	return s.execute(c, "cleaned")

@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/urfave/cli/v2"
 
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/diagfmt"
+	"github.com/agyconf/agyconf/internal/engine"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/schema"
 )
@@ -20,10 +22,15 @@ func validateCommand() *cli.Command {
 		Name:      "validate",
 		Usage:     "check an agyconf config, or Antigravity files as they are on disk, without writing anything",
 		UsageText: "agyconf validate --config PATH [--diagnostics-format text|json]\n   agyconf validate [--format text|json|sarif] [--strict] PATH...",
-		Description: `With --config, decodes the agyconf config at PATH — one .hcl or .json
-file, or a folder of them — and reports every problem at once, each with
-its file and line (and column, in the JSON form). Nothing is read from
-secret files. Exits 0 when the config is valid, 1 when it has problems.
+		Description: `With --config, reads the agyconf config at PATH — one .hcl or .json
+file, or a folder of them — through the same pipeline render runs
+(decoding, harnesses, rendering, and every rendered document checked
+against its schema and the rules below that depend on the file alone), and
+reports every problem at once, each with its file and line (and column, in
+the JSON form): a config it calls valid renders. What depends on this
+machine is a warning, labelled so: a secret file not readable here (only
+looked at, never read), and, when the render root exists, what render would
+refuse there. Exits 0 when the config is valid, 1 when it has problems.
 
 With PATHs, lints Antigravity's own files as they are on disk, whoever
 wrote them: a global ~/.gemini, a workspace (.agents/, .agent/, _agents/,
@@ -41,6 +48,8 @@ EXAMPLES:
    agyconf validate --format sarif --strict . > agyconf.sarif`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "validate the agyconf config (`PATH`): a file or folder"},
+			&cli.StringFlag{Name: "root", Usage: "with --config, also decide against the live files under `DIR` (default: the scope's, when it exists); what render would refuse there is a warning"},
+			&cli.StringFlag{Name: "instance", Usage: "with --config, the config's state `NAME` for that decision"},
 			diagFormatFlag(),
 			colorFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
@@ -61,9 +70,17 @@ func runValidate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	p := config.NewParser()
-	cfg, diags := p.LoadConfig(path)
-	if err := writeDiags(c, format, p, diags); err != nil {
+	// The same pipeline render runs: what validate calls valid, render
+	// writes (unless this machine stands in the way, which is a warning
+	// here: a secret not readable yet, a live file in conflict).
+	cfg := engine.Load(path)
+	diags := cfg.Diags
+	if cfg.OK() {
+		_, sd := cfg.Secrets(false)
+		diags = append(diags, sd...)
+		diags = append(diags, liveConflicts(c, cfg)...)
+	}
+	if err := writeDiags(c, format, cfg.Parser, diags); err != nil {
 		return exit(ExitBadInput, err)
 	}
 	if diags.HasErrors() {
@@ -73,9 +90,26 @@ func runValidate(c *cli.Context) error {
 		return exit(ExitFindings, nil)
 	}
 	if format == diagfmt.Text {
-		fmt.Fprintf(c.App.Writer, "%s: valid (%s)\n", path, summary(cfg))
+		fmt.Fprintf(c.App.Writer, "%s: valid (%s)\n", path, summary(cfg.Model))
 	}
 	return nil
+}
+
+// liveConflicts decides the config against its render root, read-only,
+// when the root exists, and returns what render would refuse there as
+// warnings about this machine. A root that does not exist (a Nix build
+// sandbox has no home) is not looked at.
+func liveConflicts(c *cli.Context, cfg *engine.Config) hcl.Diagnostics {
+	if _, err := engine.RenderRoot(c.String("root"), cfg.Model.Agyconf.Scope); err != nil {
+		return nil
+	}
+	s, err := engine.Open(cfg, engine.Options{Root: c.String("root"), Instance: c.String("instance"), LockWait: time.Second})
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Render root not usable on this machine",
+			Detail: fmt.Sprintf("%v; agyconf render would refuse to run until that is resolved.", err), Extra: engine.MachineCheck{}}}
+	}
+	defer s.Close()
+	return s.ConflictDiags()
 }
 
 // configFlags checks what every command that reads a config shares: no

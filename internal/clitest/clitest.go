@@ -33,6 +33,30 @@ const DeadlineEnv = "AGYCONF_TEST_DEADLINE"
 // deadline; no documented exit code is this.
 const HungExit = 99
 
+// OwnedLintExit is the exit code of an agyconf command whose render wrote
+// an entry the linter calls an error; no documented exit code is this.
+const OwnedLintExit = 98
+
+// renderedRoot is the --root of a plain render (not --check or
+// --dry-run) among a command line's arguments.
+func renderedRoot(args []string) (string, bool) {
+	if len(args) == 0 || args[0] != "render" {
+		return "", false
+	}
+	root := ""
+	for i, a := range args {
+		switch {
+		case a == "--check" || a == "--dry-run":
+			return "", false
+		case a == "--root" && i+1 < len(args):
+			root = args[i+1]
+		case strings.HasPrefix(a, "--root="):
+			root = strings.TrimPrefix(a, "--root=")
+		}
+	}
+	return root, root != ""
+}
+
 // Commands are the programs a script can exec: agyconf and agyhook, run
 // by the test binary (testscript.Main).
 func Commands() map[string]func() {
@@ -56,6 +80,20 @@ func Commands() map[string]func() {
 				}()
 			}
 			code := cli.Main(os.Args, os.Stdout, os.Stderr)
+			if code == 0 {
+				if root, ok := renderedRoot(os.Args[1:]); ok {
+					// render never writes what validate calls an error.
+					bad, err := OwnedLintErrors(root)
+					if err != nil {
+						fmt.Fprintf(os.Stderr, "agyconf (test): linting what render wrote: %v\n", err)
+						os.Exit(OwnedLintExit)
+					}
+					if len(bad) > 0 {
+						fmt.Fprintf(os.Stderr, "agyconf (test): render wrote what validate calls an error:\n  %s\n", strings.Join(bad, "\n  "))
+						os.Exit(OwnedLintExit)
+					}
+				}
+			}
 			if work := os.Getenv("WORK"); work != "" {
 				// Best effort: a missing record fails the exitcode command.
 				_ = os.WriteFile(filepath.Join(work, ".tmp", exitCodeFile), []byte(strconv.Itoa(code)), 0o644)

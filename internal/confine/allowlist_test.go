@@ -51,9 +51,10 @@ var allowed = map[string]string{
 	"internal/config/funcs.go confinedPath filepath.EvalSymlinks":     "file() stays inside the config folder, also through links",
 	"internal/config/skillsource.go readSkillFolder filepath.WalkDir": "a skill's source folder the config names; each file is then read bounded",
 	// The CLI: roots, configs and outputs named on the command line.
-	"internal/cli/render.go renderRoot os.Stat":         "the render root itself, before it is opened as a Root",
+	"internal/engine/open.go RenderRoot os.Stat":        "the render root itself, before it is opened as a Root",
 	"internal/cli/render.go identity os.Stat":           "agyconf's own executable, for the cache key",
-	"internal/cli/render.go checkSecrets os.Stat":       "whether an exec-mode secret file exists yet (it is never read)",
+	"internal/engine/secrets.go Secrets os.Stat":        "whether an exec-mode secret file exists yet (it is never read)",
+	"internal/engine/secrets.go statSecret os.Stat":     "whether an inline secret could be read, for validate, which never reads one",
 	"internal/cli/validate.go configPath os.Stat":       "whether the default config exists",
 	"internal/cli/fmt.go fmtFiles os.Stat":              "the config path fmt is given",
 	"internal/cli/fmt.go fmtFiles os.ReadDir":           "the config folder fmt is given",
@@ -61,7 +62,10 @@ var allowed = map[string]string{
 	"internal/cli/fmt.go fmtFile os.Stat":               "the mode of the file fmt rewrites",
 	"internal/cli/init.go runInit os.Stat":              "whether init's --out is a folder",
 	"internal/cli/init.go writeNew os.MkdirAll":         "the folder of init's --out",
-	"internal/cli/hooktest.go hooksFromFile os.Stat":    "whether the hooks.json hook test is given sits in a plugin folder",
+	"internal/cli/hooktest.go hooksFromConfig os.Stat":  "whether the folder a handler would run in exists",
+	"internal/cli/hooktest.go runHookTest os.Stat":      "whether the default config exists",
+	"internal/cli/hooktest.go runHandler os.MkdirTemp":  "an empty folder for a handler whose own does not exist yet",
+	"internal/cli/hooktest.go runHandler os.RemoveAll":  "that empty folder, afterwards",
 	// validate PATH: the trees the user names, wherever they are; each
 	// file is read bounded (readLimited).
 	"internal/lint/paths.go Paths os.Stat":             "a PATH validate is given",

@@ -47,7 +47,15 @@ type Diagnostic struct {
 	Summary  string `json:"summary"`
 	Detail   string `json:"detail,omitempty"`
 	Range    *Range `json:"range,omitempty"`
+	// Machine marks a diagnostic about this machine rather than the
+	// config (a secret file not readable here, a live file in conflict):
+	// validate --config warns, render refuses.
+	Machine bool `json:"machine,omitempty"`
 }
+
+// machineDependent is what a diagnostic's Extra says when the diagnostic
+// is about the machine, not the config.
+type machineDependent interface{ MachineDependent() bool }
 
 // Report is the JSON document --diagnostics-format json prints.
 type Report struct {
@@ -62,6 +70,9 @@ func NewReport(diags hcl.Diagnostics) Report {
 	r := Report{Diagnostics: []Diagnostic{}}
 	for _, d := range diags {
 		jd := Diagnostic{Summary: d.Summary, Detail: d.Detail, Severity: "error"}
+		if m, ok := d.Extra.(machineDependent); ok && m.MachineDependent() {
+			jd.Machine = true
+		}
 		if d.Severity == hcl.DiagWarning {
 			jd.Severity = "warning"
 			r.Warnings++

@@ -7,9 +7,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/agyconf/agyconf/internal/apply"
-	"github.com/agyconf/agyconf/internal/confine"
-	"github.com/agyconf/agyconf/internal/harness"
-	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/engine"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
 )
@@ -30,20 +28,13 @@ func MigrationDiff(res *Result, root string) (string, error) {
 		c := *h
 		cfg.Harnesses = append(cfg.Harnesses, &c)
 	}
-	if diags := harness.Expand(cfg); diags.HasErrors() {
-		return "", fmt.Errorf("expanding the harness blocks: %s", diags.Error())
-	}
-	plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
+	// The pipeline every command shares (engine.Build), then the decision
+	// a first render with --adopt would make.
+	plan, diags := engine.Build(cfg)
 	if diags.HasErrors() {
 		return "", fmt.Errorf("rendering the harness blocks: %s", diags.Error())
 	}
-	st := &apply.State{Version: apply.StateVersion, Files: map[string]*apply.FileState{}}
-	fsys, err := confine.Open(root, confine.Options{})
-	if err != nil {
-		return "", err
-	}
-	defer fsys.Close()
-	changes, err := apply.Decide(plan, st, apply.Options{FS: fsys, Adopt: true, Secrets: render.Redact})
+	changes, err := engine.DecideFresh(plan, root, cfg.Agyconf, engine.Options{Adopt: true})
 	if err != nil {
 		return "", err
 	}

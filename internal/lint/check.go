@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -25,23 +26,38 @@ const (
 )
 
 type checker struct {
-	v          *schema.Validator
+	validators map[string]*schema.Validator // compiled on first use
 	lookPath   func(string) (string, error)
 	credential *regexp.Regexp
 	reference  *regexp.Regexp
+	// machine runs the rules that depend on this machine: a command on
+	// PATH, a file's mode. Without it only what the bytes say is checked,
+	// the same anywhere (what render checks its own documents with).
+	machine bool
 }
 
-func newChecker(opts Options) (*checker, error) {
-	v, err := schema.NewValidator()
+func newChecker(opts Options) *checker {
+	return &checker{
+		validators: map[string]*schema.Validator{},
+		lookPath:   opts.LookPath,
+		machine:    true,
+		reference:  regexp.MustCompile(`^(Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$`),
+		credential: regexp.MustCompile(`(?i)(token|secret|passw|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|cookie)`),
+	}
+}
+
+// validator compiles a schema the first time a document needs it:
+// compiling all of them up front cost most of a small run.
+func (c *checker) validator(name string) (*schema.Validator, error) {
+	if v, ok := c.validators[name]; ok {
+		return v, nil
+	}
+	v, err := schema.NewValidator(name)
 	if err != nil {
 		return nil, err
 	}
-	return &checker{
-		v:          v,
-		lookPath:   opts.LookPath,
-		reference:  regexp.MustCompile(`^(Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$`),
-		credential: regexp.MustCompile(`(?i)(token|secret|passw|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|cookie)`),
-	}, nil
+	c.validators[name] = v
+	return v, nil
 }
 
 func schemaName(k kind) string {
@@ -96,16 +112,27 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.check(path, k, data, fi.Mode().Perm(), fileIsPluginDir(filepath.Dir(path)))
+}
+
+// check lints the bytes of one document of kind k, named path in
+// findings. perm is its mode (0: unknown); inPlugin says it belongs to a
+// plugin, whose hooks start in the plugin's folder (reference §2.2).
+func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPlugin bool) ([]Finding, error) {
 	var out []Finding
-	add := func(rule string, line, col int, msg string) {
-		out = append(out, Finding{Rule: rule, Severity: severityOf(rule), File: path, Line: line, Column: col, Message: msg})
+	add := func(rule string, line, col int, ptr, msg string) {
+		out = append(out, Finding{Rule: rule, Severity: severityOf(rule), File: path, Line: line, Column: col, Pointer: ptr, Message: msg})
 	}
 	name := schemaName(k)
+	v, err := c.validator(name)
+	if err != nil {
+		return nil, err
+	}
 	markdown := strings.HasSuffix(path, ".md")
 	if markdown {
-		err = c.v.ValidateMarkdown(name, data)
+		err = v.ValidateMarkdown(name, data)
 	} else {
-		err = c.v.ValidateJSON(name, data)
+		err = v.ValidateJSON(name, data)
 	}
 	var de *schema.DocumentError
 	if err != nil && !errors.As(err, &de) {
@@ -113,7 +140,7 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 	}
 	if de != nil {
 		for _, f := range de.Findings {
-			add(mapFinding(k, f), f.Line, f.Column, f.Message)
+			add(mapFinding(k, f), f.Line, f.Column, f.Pointer, f.Message)
 		}
 	}
 	if markdown {
@@ -133,23 +160,22 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 	}
 	switch k {
 	case kindHooks:
-		// Plugin hooks start in the plugin's folder (reference §2.2,
-		// probed), so a path relative to it is reliable there.
-		c.hooks(root, loc, fileIsPluginDir(filepath.Dir(path)), add)
+		c.hooks(root, loc, inPlugin, add)
 	case kindMCP:
-		if fi.Mode().Perm()&0o077 != 0 {
-			c.credentials(root, loc, fi.Mode().Perm(), add)
+		c.commands(root, loc, add)
+		if c.machine && perm&0o077 != 0 {
+			c.credentials(root, loc, perm, add)
 		}
 	}
 	return out, nil
 }
 
-func (c *checker) markdown(k kind, data []byte, add func(string, int, int, string)) {
+func (c *checker) markdown(k kind, data []byte, add func(string, int, int, string, string)) {
 	switch k {
 	case kindSkill:
 		_, body, _, err := frontmatter.Split(data)
 		if err == nil && len(body) > skillBodyLimit {
-			add("skill/body-size", 0, 0, fmt.Sprintf("the skill body is %d bytes: agy's skill loader keeps only the first %d (reference §4, one probe on agy 1.4.12/1.5.0)", len(body), skillBodyLimit))
+			add("skill/body-size", 0, 0, "", fmt.Sprintf("the skill body is %d bytes: agy's skill loader keeps only the first %d (reference §4, one probe on agy 1.4.12/1.5.0)", len(body), skillBodyLimit))
 		}
 	case kindRule, kindWorkflow:
 		if n := utf8.RuneCount(data); n > ruleCharLimit {
@@ -157,7 +183,7 @@ func (c *checker) markdown(k kind, data []byte, add func(string, int, int, strin
 			if k == kindWorkflow {
 				rule = "workflow/size"
 			}
-			add(rule, 0, 0, fmt.Sprintf("the file is %d characters, over the documented limit of %d per file (reference §6, §7)", n, ruleCharLimit))
+			add(rule, 0, 0, "", fmt.Sprintf("the file is %d characters, over the documented limit of %d per file (reference §6, §7)", n, ruleCharLimit))
 		}
 	}
 }
@@ -350,7 +376,7 @@ func mapHooks(segs []string, m string) string {
 }
 
 // hooks runs the checks the schema cannot: commands and matchers.
-func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, int, int, string)) {
+func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, int, int, string, string)) {
 	top, ok := root.(map[string]any)
 	if !ok {
 		return
@@ -379,7 +405,7 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 				if m, ok := obj["matcher"].(string); ok && m != "" && m != "*" {
 					if _, err := regexp.Compile(m); err != nil {
 						l, col := loc.value(ip + "/matcher")
-						add("hooks/matcher-regexp", l, col, fmt.Sprintf("matcher %q is not a valid regular expression (%v): agy loads it without compiling it, and it will not match as meant; use \"\" or \"*\" for every tool (reference §2.3)", m, err))
+						add("hooks/matcher-regexp", l, col, ip+"/matcher", fmt.Sprintf("matcher %q is not a valid regular expression (%v): agy loads it without compiling it, and it will not match as meant; use \"\" or \"*\" for every tool (reference §2.3)", m, err))
 					}
 				}
 				hs, _ := obj["hooks"].([]any)
@@ -393,7 +419,7 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 	}
 }
 
-func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin bool, add func(string, int, int, string)) {
+func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin bool, add func(string, int, int, string, string)) {
 	if t, ok := h["type"]; ok && t != "command" {
 		return
 	}
@@ -408,15 +434,54 @@ func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin b
 	l, col := loc.value(ptr + "/command")
 	if strings.Contains(prog, "/") {
 		if !filepath.IsAbs(prog) && !inPlugin {
-			add("hooks/relative-command", l, col, fmt.Sprintf("the command runs %q, a relative path: it depends on the directory agy starts the hook in (a plugin's folder for plugin hooks); use an absolute path (reference §2.2)", prog))
+			add("hooks/relative-command", l, col, ptr+"/command", fmt.Sprintf("the command runs %q, a relative path: agy starts a hook in the folder that holds its hooks.json (the IDE's bundled docs), so it runs that folder's %s, and older agy builds were reported to start hooks elsewhere; use an absolute path (reference §2.2)", prog, prog))
 		}
 		return
 	}
-	if shellBuiltin(prog) {
+	if shellBuiltin(prog) || !c.machine {
 		return
 	}
 	if _, err := c.lookPath(prog); err != nil {
-		add("hooks/command-not-found", l, col, fmt.Sprintf("%q is not on PATH here; agy runs the command under sh -c and fails open if it is missing there too (reference §2.2, §2.7); use an absolute path or install it", prog))
+		add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q is not on PATH here; agy runs the command under sh -c and fails open if it is missing there too (reference §2.2, §2.7); use an absolute path or install it", prog))
+	}
+}
+
+// commands checks the program each local MCP server starts. agy starts it
+// directly, with no shell (unverified either way, so the safe reading):
+// nothing expands "~", and a relative path depends on whatever folder agy
+// was started in. agyconf's own exec-env wrapping is looked through to the
+// server it starts.
+func (c *checker) commands(root any, loc *locator, add func(string, int, int, string, string)) {
+	top, _ := root.(map[string]any)
+	servers, _ := top["mcpServers"].(map[string]any)
+	for name, sv := range servers {
+		s, ok := sv.(map[string]any)
+		if !ok {
+			continue
+		}
+		base := "/mcpServers/" + escape(name)
+		prog, _ := s["command"].(string)
+		c.program(prog, base+"/command", loc, add)
+		if args, ok := s["args"].([]any); ok && filepath.Base(prog) == "agyhook" && len(args) > 0 && args[0] == "exec-env" {
+			for i, a := range args {
+				if a == "--" && i+1 < len(args) {
+					wrapped, _ := args[i+1].(string)
+					c.program(wrapped, base+"/args/"+strconv.Itoa(i+1), loc, add)
+					break
+				}
+			}
+		}
+	}
+}
+
+// program checks one program an MCP server entry starts.
+func (c *checker) program(prog, ptr string, loc *locator, add func(string, int, int, string, string)) {
+	l, col := loc.value(ptr)
+	switch {
+	case strings.HasPrefix(prog, "~"):
+		add("mcp/tilde-command", l, col, ptr, fmt.Sprintf("the server runs %q: agy starts MCP servers without a shell, so nothing expands ~; write the absolute path", prog))
+	case strings.Contains(prog, "/") && !filepath.IsAbs(prog):
+		add("mcp/relative-command", l, col, ptr, fmt.Sprintf("the server runs %q, a relative path: agy starts MCP servers in whatever folder it was started in; write the absolute path, or a bare name found on PATH", prog))
 	}
 }
 
@@ -447,7 +512,7 @@ func shellBuiltin(w string) bool {
 }
 
 // credentials warns about inline credentials in a file other users may read.
-func (c *checker) credentials(root any, loc *locator, perm os.FileMode, add func(string, int, int, string)) {
+func (c *checker) credentials(root any, loc *locator, perm os.FileMode, add func(string, int, int, string, string)) {
 	top, _ := root.(map[string]any)
 	servers, _ := top["mcpServers"].(map[string]any)
 	for name, sv := range servers {
@@ -465,8 +530,9 @@ func (c *checker) credentials(root any, loc *locator, perm os.FileMode, add func
 				if !ok || str == "" || !c.credential.MatchString(key) || (field == "oauth" && key == "clientId") || c.reference.MatchString(str) {
 					continue
 				}
-				l, col := loc.value(base + "/" + field + "/" + escape(key))
-				add("mcp/inline-credential", l, col, fmt.Sprintf("%s.%s holds a credential inline in a file with mode %04o: anyone who can read the file can read it. agyconf itself writes such values here on purpose, into a 0600 file, when secret_file() is used; chmod 600 this file or keep the credential out of it", field, key, perm))
+				vp := base + "/" + field + "/" + escape(key)
+				l, col := loc.value(vp)
+				add("mcp/inline-credential", l, col, vp, fmt.Sprintf("%s.%s holds a credential inline in a file with mode %04o: anyone who can read the file can read it. agyconf itself writes such values here on purpose, into a 0600 file, when secret_file() is used; chmod 600 this file or keep the credential out of it", field, key, perm))
 			}
 		}
 	}
@@ -575,4 +641,47 @@ func (l *locator) value(ptr string) (int, int) {
 		start = 3
 	}
 	return line + 1, utf8.RuneCount(l.data[start:off]) + 1
+}
+
+// DocumentOptions describe a document linted from its bytes.
+type DocumentOptions struct {
+	// InPlugin says the document belongs to a plugin folder.
+	InPlugin bool
+	// Machine also runs the rules that depend on this machine (a command
+	// on PATH; Mode, when set, for credentials in readable files).
+	Machine bool
+	Mode    fs.FileMode
+	// LookPath as in Options.
+	LookPath func(string) (string, error)
+}
+
+// Document lints one document agyconf would write, or holds in memory, by
+// the schema name it is checked against ("hooks", "mcp_config",
+// "skill-frontmatter", …): the same rules `validate PATH` runs on the
+// file, findings named path and located in data, each with its JSON
+// pointer. Without Machine it runs only the rules that depend on the bytes
+// alone: what render refuses before writing, the same on any machine.
+func Document(path, schemaName string, data []byte, o DocumentOptions) ([]Finding, error) {
+	k, ok := kindOfSchema(schemaName)
+	if !ok {
+		return nil, fmt.Errorf("lint: no kind of document has the schema %q", schemaName)
+	}
+	if o.LookPath == nil {
+		o.LookPath = exec.LookPath
+	}
+	c := newChecker(Options{LookPath: o.LookPath})
+	c.machine = o.Machine
+	out, err := c.check(path, k, data, o.Mode, o.InPlugin)
+	Sort(out)
+	return out, err
+}
+
+// kindOfSchema is the kind of document a schema describes.
+func kindOfSchema(name string) (kind, bool) {
+	for _, k := range []kind{kindHooks, kindMCP, kindPlugin, kindSkill, kindRule, kindWorkflow, kindAgent, kindCLISettings, kindIDESettings, kindACPSettings} {
+		if schemaName(k) == name {
+			return k, true
+		}
+	}
+	return "", false
 }

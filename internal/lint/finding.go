@@ -30,7 +30,11 @@ type Finding struct {
 	File     string   `json:"file"`
 	Line     int      `json:"line"`   // 1-based; 0 when the finding is about the whole file
 	Column   int      `json:"column"` // 1-based, in characters
-	Message  string   `json:"message"`
+	// Pointer is the JSON pointer (RFC 6901) of the value a finding in a
+	// JSON document is about, or of the frontmatter key in markdown; ""
+	// for the whole file or its bytes.
+	Pointer string `json:"pointer,omitempty"`
+	Message string `json:"message"`
 }
 
 // Sort orders findings by file, position and rule, so that reports are

@@ -13,6 +13,9 @@ import (
 type Options struct {
 	// LookPath finds a hook's bare command name; nil means exec.LookPath.
 	LookPath func(string) (string, error)
+	// BytesOnly skips the rules that depend on this machine (a command on
+	// PATH, a file's mode): what render itself refuses on.
+	BytesOnly bool
 }
 
 // kind is what a file is to Antigravity.
@@ -48,10 +51,8 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 	if opts.LookPath == nil {
 		opts.LookPath = exec.LookPath
 	}
-	c, err := newChecker(opts)
-	if err != nil {
-		return nil, err
-	}
+	c := newChecker(opts)
+	c.machine = !opts.BytesOnly
 	var out []Finding
 	for _, p := range paths {
 		fi, err := os.Stat(p)

@@ -58,6 +58,45 @@ type Document struct {
 	// Origin is the block the document comes from, for diagnostics about
 	// its path; the zero range for a document several blocks share.
 	Origin hcl.Range
+	// Origins locate the parts of a shared JSON document: the block each
+	// entry (and each hook handler) comes from, by JSON pointer.
+	Origins Origins
+}
+
+// Origins maps JSON pointers of a document to the blocks that wrote them.
+type Origins map[string]hcl.Range
+
+// add records that the value at the pointer made of segs comes from rng.
+func (o Origins) add(rng hcl.Range, segs ...string) {
+	if o != nil && rng.Filename != "" {
+		o[Pointer(segs...)] = rng
+	}
+}
+
+// Pointer is the RFC 6901 pointer of the segments.
+func Pointer(segs ...string) string {
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s))
+	}
+	return b.String()
+}
+
+// OriginOf is the block that wrote the value at ptr: the one recorded for
+// the longest prefix of ptr, else the document's own origin; the zero
+// range when nothing is known.
+func (d *Document) OriginOf(ptr string) hcl.Range {
+	for p := ptr; ; {
+		if rng, ok := d.Origins[p]; ok {
+			return rng
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			return d.Origin
+		}
+		p = p[:i]
+	}
 }
 
 // Merge names the entries agyconf owns in a shared JSON file. Everything

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"text/template"
 
@@ -121,7 +122,7 @@ func (r *renderer) checkCollisions() {
 				Severity: hcl.DiagError,
 				Summary:  "Two documents on one path",
 				Detail:   fmt.Sprintf("Two blocks render to %s%s; check the layout overrides and names.", a.Path, declaredAt(a)),
-				Subject:  subject(b),
+				Subject:  r.subject(b, a),
 			})
 		}
 	}
@@ -130,18 +131,24 @@ func (r *renderer) checkCollisions() {
 			Severity: hcl.DiagError,
 			Summary:  "Paths differ only in case",
 			Detail:   fmt.Sprintf("%s and %s%s differ only in case: on a case-insensitive filesystem (macOS, Windows) they are one file, and each render would overwrite the other's. Rename one of the blocks they come from.", b.Path, a.Path, declaredAt(a)),
-			Subject:  subject(b),
+			Subject:  r.subject(b, a),
 		})
 	}
 }
 
-// subject is a document's origin as a diagnostic's subject, or nil.
-func subject(d *Document) *hcl.Range {
-	if d.Origin.Filename == "" {
-		return nil
+// subject is where a diagnostic about documents points: the first of
+// their origins, else the agyconf block, whose layout placed them.
+func (r *renderer) subject(docs ...*Document) *hcl.Range {
+	for _, d := range docs {
+		if d.Origin.Filename != "" {
+			rng := d.Origin
+			return &rng
+		}
 	}
-	rng := d.Origin
-	return &rng
+	if rng := r.cfg.Agyconf.Range; rng.Filename != "" {
+		return &rng
+	}
+	return nil
 }
 
 // declaredAt says where a document's block is, for a message about
@@ -180,13 +187,14 @@ func (r *renderer) mcpConfig() {
 	if len(r.cfg.MCPServers) == 0 {
 		return
 	}
-	doc, secret := r.mcpServers(r.cfg.MCPServers)
+	org := Origins{}
+	doc, secret := r.mcpServers(r.cfg.MCPServers, org)
 	paths := append(r.l.Paths(layout.MCPConfig), r.l.Paths(layout.LegacyIDEMCPConfig)...)
 	if len(paths) == 0 {
 		r.noPlace(layout.MCPConfig, r.cfg.MCPServers[0].Range)
 	}
 	for _, p := range paths {
-		r.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc, Merge: &Merge{Parent: []string{"mcpServers"}}})
+		r.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc, Merge: &Merge{Parent: []string{"mcpServers"}}, Origins: org})
 	}
 }
 
@@ -199,9 +207,10 @@ func modeFor(secret bool) fs.FileMode {
 
 // mcpServers builds an mcp_config.json document. secret reports inline
 // credentials (env, headers, oauth), which make the file 0600.
-func (r *renderer) mcpServers(servers []*model.MCPServer) (doc map[string]any, secret bool) {
+func (r *renderer) mcpServers(servers []*model.MCPServer, org Origins) (doc map[string]any, secret bool) {
 	all := map[string]any{}
 	for _, s := range servers {
+		org.add(s.Range, "mcpServers", s.Name)
 		m := map[string]any{}
 		if s.Remote() {
 			m["serverUrl"] = s.ServerURL
@@ -318,15 +327,17 @@ func (r *renderer) hooks() {
 	if p == "" {
 		return
 	}
-	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(r.cfg.Hooks), Merge: &Merge{}})
+	org := Origins{}
+	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(r.cfg.Hooks, org), Merge: &Merge{}, Origins: org})
 }
 
 // hooksDoc builds hooks.json: named hooks at the top level, grouped events
 // as matcher groups, flat events as handler lists, each in declaration
 // order, every handler with its type and timeout written out.
-func (r *renderer) hooksDoc(hooks []*model.Hook) map[string]any {
+func (r *renderer) hooksDoc(hooks []*model.Hook, org Origins) map[string]any {
 	doc := map[string]any{}
 	for _, h := range hooks {
+		org.add(h.Range, h.Name)
 		entry := map[string]any{"enabled": h.Enabled}
 		for _, ev := range model.Events {
 			if ev.Grouped() {
@@ -336,13 +347,14 @@ func (r *renderer) hooksDoc(hooks []*model.Hook) map[string]any {
 				}
 				list := make([]any, len(groups))
 				for i, g := range groups {
-					list[i] = map[string]any{"matcher": g.Matcher, "hooks": r.handlers(g.Handlers)}
+					org.add(g.Range, h.Name, string(ev), strconv.Itoa(i))
+					list[i] = map[string]any{"matcher": g.Matcher, "hooks": r.handlers(g.Handlers, org, h.Name, string(ev), strconv.Itoa(i), "hooks")}
 				}
 				entry[string(ev)] = list
 				continue
 			}
 			if hs := h.Handlers[ev]; len(hs) > 0 {
-				entry[string(ev)] = r.handlers(hs)
+				entry[string(ev)] = r.handlers(hs, org, h.Name, string(ev))
 			}
 		}
 		doc[h.Name] = entry
@@ -350,9 +362,10 @@ func (r *renderer) hooksDoc(hooks []*model.Hook) map[string]any {
 	return doc
 }
 
-func (r *renderer) handlers(hs []*model.Handler) []any {
+func (r *renderer) handlers(hs []*model.Handler, org Origins, at ...string) []any {
 	out := make([]any, len(hs))
 	for i, h := range hs {
+		org.add(h.Range, append(at, strconv.Itoa(i))...)
 		m := map[string]any{"type": string(h.Type), "timeout": h.Timeout}
 		switch h.Type {
 		case model.HandlerPrompt:
@@ -508,8 +521,13 @@ func (r *renderer) settings() {
 		}
 		doc["permissions"] = perms
 	}
+	org := Origins{}
+	if p := r.cfg.Permissions; p != nil {
+		org.add(p.Range, "permissions")
+	}
 	for k, s := range r.cfg.Settings {
 		doc[k] = s.Value
+		org.add(s.Range, k)
 	}
 	// agy writes these files too (login, trusted workspaces, grants it
 	// records): agyconf owns the keys and permission items it declares.
@@ -518,11 +536,11 @@ func (r *renderer) settings() {
 		Defaults: []string{"model"},
 	}
 	if p, ok := r.l.Path(layout.Settings); ok {
-		r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaCLISettings, JSON: doc, Merge: merge})
+		r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaCLISettings, JSON: doc, Merge: merge, Origins: org})
 		return
 	}
 	if p, ok := r.l.Path(layout.IDESettings); ok {
-		r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaIDESettings, JSON: doc, Merge: merge})
+		r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaIDESettings, JSON: doc, Merge: merge, Origins: org})
 		if r.l.Product() == model.ProductBoth {
 			r.warnf(rng, "The CLI ignores project settings", "These settings are written to %s for the IDE; agy CLI 1.2.0 was measured ignoring every project-level permissions file (reference §0.9). Put CLI permissions in a global config.", p)
 		}
@@ -566,7 +584,7 @@ func (r *renderer) acp() {
 			r.warnf(a.Range, "Project may be ignored", "For agent-platform the ACP server names GOOGLE_API_KEY or GOOGLE_CLOUD_PROJECT and its location variable, not settings.json (reference 002 §3.6); gcp.project and gcp.location are written, but may be ignored. Set those variables in the server's environment too.")
 		}
 	}
-	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaACPSettings, JSON: doc, Merge: &Merge{Defaults: []string{"auth", "gcp"}}})
+	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaACPSettings, JSON: doc, Merge: &Merge{Defaults: []string{"auth", "gcp"}}, Origin: a.Range})
 }
 
 func (r *renderer) settingsRange() hcl.Range {
@@ -602,12 +620,14 @@ func (r *renderer) plugin(p *model.Plugin) {
 	}
 	r.add(&Document{Path: path.Join(base, "plugin.json"), Mode: ModeFile, Schema: SchemaPlugin, JSON: manifest})
 	if len(p.MCPServers) > 0 {
-		doc, secret := r.mcpServers(p.MCPServers)
-		r.add(&Document{Path: path.Join(base, "mcp_config.json"), Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc})
+		org := Origins{}
+		doc, secret := r.mcpServers(p.MCPServers, org)
+		r.add(&Document{Path: path.Join(base, "mcp_config.json"), Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc, Origins: org})
 	}
 	if len(p.Hooks) > 0 {
 		// Only the plugin's root hooks.json is read (reference §1).
-		r.add(&Document{Path: path.Join(base, "hooks.json"), Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(p.Hooks)})
+		org := Origins{}
+		r.add(&Document{Path: path.Join(base, "hooks.json"), Mode: ModeFile, Schema: SchemaHooks, JSON: r.hooksDoc(p.Hooks, org), Origins: org})
 	}
 	for _, s := range p.Skills {
 		r.skill(s, path.Join(base, "skills"))

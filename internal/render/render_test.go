@@ -213,26 +213,3 @@ func TestSecrets(t *testing.T) {
 		t.Error("a secret that cannot be read must be an error")
 	}
 }
-
-// TestCheck: every document of a real plan passes its schema, and one that
-// does not is reported as agyconf's own bug, naming the path.
-func TestCheck(t *testing.T) {
-	for _, dir := range []string{"global", "workspace"} {
-		cfg := load(t, dir)
-		plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		if err := plan.Check(); err != nil {
-			t.Errorf("%s: %v", dir, err)
-		}
-	}
-	bad := &render.Plan{Documents: []*render.Document{{
-		Path: ".agents/hooks.json", Schema: render.SchemaHooks,
-		JSON: map[string]any{"enabled": true},
-	}}}
-	err := bad.Check()
-	if err == nil || !strings.Contains(err.Error(), "internal error") || !strings.Contains(err.Error(), ".agents/hooks.json") {
-		t.Errorf("want an internal error naming the path, got %v", err)
-	}
-}

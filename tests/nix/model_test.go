@@ -28,9 +28,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/agyconf/agyconf/internal/config"
-	"github.com/agyconf/agyconf/internal/harness"
-	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/engine"
 	"github.com/agyconf/agyconf/internal/render"
 	"github.com/agyconf/agyconf/schema"
 )
@@ -236,20 +234,13 @@ func TestModelRenders(t *testing.T) {
 			}
 			writeSkillSources(t, dir, model)
 
-			cfg, diags := config.NewParser().LoadConfig(dir)
-			if diags.HasErrors() {
-				t.Fatalf("LoadConfig(%s): %s", goldenPath(name), diags.Error())
+			// The pipeline every command shares: decode, expand, render,
+			// check every rendered document.
+			loaded := engine.Load(dir)
+			if !loaded.OK() {
+				t.Fatalf("engine.Load(%s): %s", goldenPath(name), loaded.Diags.Error())
 			}
-			if diags := harness.Expand(cfg); diags.HasErrors() {
-				t.Fatalf("harness.Expand: %s", diags.Error())
-			}
-			plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
-			if diags.HasErrors() {
-				t.Fatalf("render.Render: %s", diags.Error())
-			}
-			if err := plan.Check(); err != nil {
-				t.Fatalf("plan.Check: %v", err)
-			}
+			plan := loaded.Plan
 
 			texts := map[string]string{}
 			for _, d := range plan.Documents {

@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/render"
+)
+
+// wantOf reads a corpus config's "# WANT: summary" first line.
+func wantOf(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	want, ok := strings.CutPrefix(strings.TrimSpace(line), "# WANT: ")
+	if !ok {
+		t.Fatalf("%s: the first line must be # WANT: SUMMARY", path)
+	}
+	return want
+}
+
+// TestAfterDecode: each config of the corpus decodes without an error —
+// the decoder alone, which validate --config used to be, calls it valid —
+// and fails in the engine with the summary its first line names, located
+// in the config. These are the configs validate used to let through.
+func TestAfterDecode(t *testing.T) {
+	paths, err := filepath.Glob("testdata/after-decode/*.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 40 {
+		t.Fatalf("the corpus has %d configs, want at least 40", len(paths))
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			want := wantOf(t, p)
+			if _, diags := config.NewParser().LoadConfig(p); diags.HasErrors() {
+				t.Fatalf("the decoder already refuses it, so it is not a case for this corpus:\n%s", diags.Error())
+			}
+			c := Load(p)
+			if c.OK() {
+				t.Fatalf("the engine accepts it (%d diagnostics), want %q", len(c.Diags), want)
+			}
+			var found *hcl.Diagnostic
+			for _, d := range c.Diags {
+				if d.Severity == hcl.DiagError && d.Summary == want {
+					found = d
+				}
+			}
+			if found == nil {
+				t.Fatalf("no error %q among:\n%s", want, c.Diags.Error())
+			}
+			if found.Subject == nil || found.Subject.Filename != p || found.Subject.Start.Line < 2 {
+				t.Errorf("%q is not located in the config: %v", want, found.Subject)
+			}
+		})
+	}
+}
+
+// TestCheckReportsRenderedDocuments: a document that breaks its schema is
+// an error naming the path and the rule, at the block that wrote it.
+func TestCheckReportsRenderedDocuments(t *testing.T) {
+	rng := hcl.Range{Filename: "agyconf.hcl", Start: hcl.Pos{Line: 3, Column: 1}, End: hcl.Pos{Line: 3, Column: 5}}
+	bad := &render.Plan{Documents: []*render.Document{{
+		Path: ".agents/hooks.json", Schema: render.SchemaHooks,
+		JSON: map[string]any{"enabled": true}, Origin: rng,
+	}}}
+	diags := Check(bad)
+	if !diags.HasErrors() {
+		t.Fatal("no error")
+	}
+	d := diags[0]
+	if !strings.Contains(d.Summary, "hooks/top-level-enabled") || !strings.Contains(d.Detail, ".agents/hooks.json") || d.Subject == nil || d.Subject.Start.Line != 3 {
+		t.Errorf("got %s: %s at %v", d.Summary, d.Detail, d.Subject)
+	}
+}

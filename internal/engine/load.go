@@ -1,0 +1,153 @@
+// Package engine is the one pipeline every command reads a config
+// through, so that what validate calls valid is what render writes:
+//
+//   - Load decodes a config (both syntaxes), expands its harnesses,
+//     renders it, and checks every rendered document against its schema
+//     and the linter's rules that depend on the bytes alone — one list of
+//     diagnostics, each located in the user's files. It reads no file but
+//     the config and what the config names, and looks nothing up on the
+//     machine: the same input gives the same answer anywhere.
+//   - Secrets checks what depends on this machine: the secret files.
+//   - Open takes the render root, agyconf's store in it, the lock and the
+//     state, and decides every path against the live files.
+//
+// internal/cli keeps only flags, printing and exit codes.
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/harness"
+	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/lint"
+	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/render"
+)
+
+// Config is a config read through the pipeline.
+type Config struct {
+	// Path is the config as named, Abs the same made absolute.
+	Path, Abs string
+	// Parser holds every file read, for diagnostics with source snippets.
+	Parser *config.Parser
+	// Model is the decoded config, harnesses expanded; nil when decoding
+	// failed.
+	Model *model.Config
+	// Plan is every document the config renders to; nil when anything
+	// failed.
+	Plan *render.Plan
+	// Diags are every problem found, errors and warnings, in one list.
+	Diags hcl.Diagnostics
+}
+
+// OK reports whether the config has no errors: a plan exists.
+func (c *Config) OK() bool { return !c.Diags.HasErrors() && c.Plan != nil }
+
+// Load reads the config at path (a file, or a folder of *.hcl and *.json)
+// through the whole pipeline.
+func Load(path string) *Config {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	p := config.NewParser()
+	cfg, diags := p.LoadConfig(path)
+	c := &Config{Path: path, Abs: abs, Parser: p, Model: cfg, Diags: diags}
+	if diags.HasErrors() {
+		c.Model = nil
+		return c
+	}
+	plan, more := Build(cfg)
+	c.Diags = append(c.Diags, more...)
+	if !c.Diags.HasErrors() {
+		c.Plan = plan
+	}
+	return c
+}
+
+// Build is Load after decoding, for a model that comes from elsewhere
+// (import's harness blocks): harnesses expanded, rendered, and every
+// rendered document checked.
+func Build(cfg *model.Config) (*render.Plan, hcl.Diagnostics) {
+	diags := harness.Expand(cfg)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	plan, rdiags := render.Render(cfg, layout.New(cfg.Agyconf))
+	diags = append(diags, rdiags...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	diags = append(diags, Check(plan)...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return plan, diags
+}
+
+// Check lints every document of a plan that has a schema, with secrets
+// redacted, by the rules `validate PATH` runs that depend on the bytes
+// alone: the schema, and the checks a schema cannot make (a relative
+// command, a matcher that does not compile). A finding becomes a
+// diagnostic located at the block that wrote the value; an error-level
+// one keeps the plan from being written.
+func Check(plan *render.Plan) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, d := range plan.Documents {
+		if d.Schema == "" {
+			continue
+		}
+		data, err := d.Bytes(render.Redact)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot encode a document", Detail: fmt.Sprintf("%s: %v; this is a bug in agyconf, please report it with the config.", d.Path, err)})
+			continue
+		}
+		findings, err := lint.Document(d.Path, d.Schema, data, lint.DocumentOptions{InPlugin: inPlugin(plan, d)})
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot check a document", Detail: fmt.Sprintf("%s: %v", d.Path, err)})
+			continue
+		}
+		for _, f := range findings {
+			diags = append(diags, findingDiag(d, f))
+		}
+	}
+	return diags
+}
+
+// inPlugin reports whether a document is part of a plugin tree the plan
+// writes: its hooks start in the plugin's folder.
+func inPlugin(plan *render.Plan, d *render.Document) bool {
+	dir := filepath.ToSlash(filepath.Dir(d.Path))
+	for _, o := range plan.Documents {
+		if o.Schema == render.SchemaPlugin && filepath.ToSlash(filepath.Dir(o.Path)) == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// findingDiag is a finding in a rendered document as a diagnostic about
+// the block that wrote it.
+func findingDiag(d *render.Document, f lint.Finding) *hcl.Diagnostic {
+	sev := hcl.DiagError
+	if f.Severity == lint.Warning {
+		sev = hcl.DiagWarning
+	}
+	where := d.Path
+	if f.Pointer != "" {
+		where += " at " + f.Pointer
+	}
+	diag := &hcl.Diagnostic{
+		Severity: sev,
+		Summary:  "Rendered file breaks " + f.Rule,
+		Detail:   fmt.Sprintf("%s (in the rendered %s; agyconf validate PATH reports the same on the file, rule %s in docs/validate.md).", f.Message, where, f.Rule),
+	}
+	if rng := d.OriginOf(f.Pointer); rng.Filename != "" {
+		diag.Subject = &rng
+	}
+	return diag
+}

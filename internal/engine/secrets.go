@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/confine"
+	"github.com/agyconf/agyconf/internal/render"
+)
+
+// MachineCheck marks a diagnostic about this machine rather than the
+// config (a secret file not readable here): render refuses on it, while
+// validate --config, which judges the config, reports it as a warning.
+type MachineCheck struct{}
+
+// MachineDependent says so, for the JSON form of diagnostics.
+func (MachineCheck) MachineDependent() bool { return true }
+
+// Secrets checks, where the config calls secret_file(), each secret that
+// must be delivered: an inline secret (written into a file) is read now,
+// so a missing or unreadable one is found at its secret_file() call before
+// anything is written; an exec secret (read by agyhook exec-env when agy
+// starts the server) only has to exist eventually, because sops-nix and
+// agenix often decrypt after activation, so a missing one warns. With
+// strict unset (validate --config) the inline ones are only stat'ed, not
+// read, and an unreadable one warns too. Messages never hold a value.
+//
+// The values read come back, so a render reads each file once.
+func (c *Config) Secrets(strict bool) (map[string]string, hcl.Diagnostics) {
+	values := map[string]string{}
+	if c.Plan == nil || c.Model == nil {
+		return values, nil
+	}
+	inline := map[string]bool{}
+	for _, d := range c.Plan.Documents {
+		for _, p := range d.SecretFiles() {
+			inline[p] = true
+		}
+	}
+	var diags hcl.Diagnostics
+	seen := map[string]bool{} // each file is checked, and reported, at its first call
+	for _, ref := range c.Model.SecretRefs {
+		if seen[ref.Path] {
+			continue
+		}
+		seen[ref.Path] = true
+		rng := ref.Range
+		if inline[ref.Path] {
+			var err error
+			if strict {
+				var v string
+				if v, err = ReadSecret(ref.Path); err == nil {
+					values[ref.Path] = v
+				}
+			} else {
+				err = statSecret(ref.Path)
+			}
+			if err != nil {
+				d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Secret unreadable",
+					Detail:  fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so it must be readable now; nothing was written.", err),
+					Subject: &rng, Extra: MachineCheck{}}
+				if !strict {
+					d.Severity, d.Summary = hcl.DiagWarning, "Secret unreadable on this machine"
+					d.Detail = fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so render refuses until it is readable.", err)
+				}
+				diags = append(diags, d)
+			}
+			continue
+		}
+		if _, err := os.Stat(ref.Path); err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Secret file missing on this machine",
+				Detail:  fmt.Sprintf("%s does not exist yet. It is read by agyhook exec-env when agy starts the server (secret_mode \"exec\"), so rendering goes on; the server fails to start until the file exists (sops-nix and agenix often decrypt after activation).", ref.Path),
+				Subject: &rng, Extra: MachineCheck{}})
+		}
+	}
+	return values, diags
+}
+
+// statSecret checks that a secret file could be read, without reading it.
+func statSecret(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return &confine.NotRegularError{Path: path, Mode: st.Mode()}
+	}
+	if st.Size() > maxSecretSize {
+		return fmt.Errorf("%s is larger than %d KiB, too large for a secret", path, maxSecretSize>>10)
+	}
+	return nil
+}
+
+// SecretsFrom reads secrets from those already read, else from their files.
+func SecretsFrom(values map[string]string) render.SecretReader {
+	return func(path string) (string, error) {
+		if v, ok := values[path]; ok {
+			return v, nil
+		}
+		return ReadSecret(path)
+	}
+}
+
+// ReadSecret reads a secret file, without the one line ending such files
+// usually end with (a token with a newline breaks a header).
+func ReadSecret(path string) (string, error) {
+	// A secret is a token or a key: a FIFO or a device would block or
+	// never end, and a huge file is not one. Both are refused at once.
+	data, err := confine.ReadFile(path, maxSecretSize)
+	var tl *confine.TooLargeError
+	if errors.As(err, &tl) {
+		return "", fmt.Errorf("%s is larger than %d KiB, too large for a secret", path, maxSecretSize>>10)
+	}
+	if err != nil {
+		return "", err
+	}
+	s := strings.TrimSuffix(string(data), "\n")
+	return strings.TrimSuffix(s, "\r"), nil
+}
+
+// maxSecretSize bounds a secret file, the same bound agyhook exec-env
+// applies.
+const maxSecretSize = 1 << 20

@@ -1,0 +1,10 @@
+# WANT: Paths differ only in case
+agyconf {
+  scope = "workspace"
+}
+rule "Foo" {
+  body = "a"
+}
+rule "foo" {
+  body = "b"
+}

@@ -1,0 +1,10 @@
+# WANT: Paths differ only in case
+agyconf {
+  scope = "workspace"
+}
+workflow "Release" {
+  body = "a"
+}
+workflow "release" {
+  body = "b"
+}

@@ -1,0 +1,8 @@
+# WANT: Trigger not possible here
+agyconf {
+  scope = "global"
+}
+rule "release" {
+  trigger = "manual"
+  body    = "Steps."
+}

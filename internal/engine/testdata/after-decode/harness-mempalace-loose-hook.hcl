@@ -1,0 +1,12 @@
+# WANT: Declared twice
+agyconf {
+  scope = "global"
+}
+harness "mempalace" {
+  mode = "loose"
+}
+hook "mempalace-save" {
+  stop {
+    command = "/bin/true"
+  }
+}

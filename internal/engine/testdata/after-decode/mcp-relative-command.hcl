@@ -1,0 +1,7 @@
+# WANT: Rendered file breaks mcp/relative-command
+agyconf {
+  scope = "global"
+}
+mcp_server "local" {
+  command = "./bin/my-server"
+}

@@ -1,0 +1,8 @@
+# WANT: Rendered file breaks mcp/relative-command
+agyconf {
+  scope = "global"
+}
+mcp_server "local" {
+  command = "tools/srv"
+  args    = ["--stdio"]
+}

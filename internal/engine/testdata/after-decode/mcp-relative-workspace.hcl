@@ -1,0 +1,7 @@
+# WANT: Rendered file breaks mcp/relative-command
+agyconf {
+  scope = "workspace"
+}
+mcp_server "local" {
+  command = "./node_modules/.bin/server"
+}

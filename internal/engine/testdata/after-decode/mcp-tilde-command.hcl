@@ -1,0 +1,7 @@
+# WANT: Rendered file breaks mcp/tilde-command
+agyconf {
+  scope = "global"
+}
+mcp_server "home" {
+  command = "~/bin/srv"
+}

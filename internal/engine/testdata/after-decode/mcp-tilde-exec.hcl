@@ -1,0 +1,8 @@
+# WANT: Rendered file breaks mcp/tilde-command
+agyconf {
+  scope = "global"
+}
+mcp_server "home" {
+  command = "~/bin/srv"
+  env     = { TOKEN = secret_file("/run/secrets/t") }
+}

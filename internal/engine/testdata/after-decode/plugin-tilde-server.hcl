@@ -1,0 +1,10 @@
+# WANT: Rendered file breaks mcp/tilde-command
+agyconf {
+  scope = "global"
+}
+plugin "p" {
+  description = "d"
+  mcp_server "s" {
+    command = "~/srv"
+  }
+}
