@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/agext/levenshtein v1.2.3
+	github.com/apparentlymart/go-textseg/v15 v15.0.0
 	github.com/aymanbagabas/go-udiff v0.3.1
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/hcl/v2 v2.24.0
@@ -18,7 +19,6 @@ require (
 )
 
 require (
-	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect

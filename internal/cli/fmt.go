@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/urfave/cli/v2"
 
+	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/confine"
 )
 
@@ -233,6 +234,10 @@ func formatHCL(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "File too large",
 			Detail:  fmt.Sprintf("%s is larger than %d MiB, too large for a config", filename, maxFmtSize>>20),
 			Subject: &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos}}}
+	}
+	// Past the nesting limit the parser itself could exhaust the stack.
+	if diags := config.CheckNesting(src, filename); diags.HasErrors() {
+		return nil, diags
 	}
 	if _, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos); diags.HasErrors() {
 		return nil, diags

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -306,6 +307,23 @@ hook "h" {
 	"mcp_server \"x\" {\n",
 	"\xef\xbb\xbfrule \"x\" {}\n",
 	"rule \"x\" { body = \"\xff\" }\n",
+
+	// Nesting at and past MaxNesting (128 levels): every construct that
+	// makes the parser or the evaluator recurse, so that the fuzzer works
+	// from both sides of the limit. The testdata corpus adds one file per
+	// construct, one level past it.
+	"settings {\n  k = " + strings.Repeat("(", 127) + "1" + strings.Repeat(")", 127) + "\n}\n",
+	"settings {\n  k = " + strings.Repeat("(", 128) + "1" + strings.Repeat(")", 128) + "\n}\n",
+	"settings {\n  k = " + strings.Repeat("[{a = ", 70) + "1" + strings.Repeat("}]", 70) + "\n}\n",
+	"rule \"r\" {\n  body = " + strings.Repeat(`"${`, 70) + `"x"` + strings.Repeat(`}"`, 70) + "\n}\n",
+	"rule \"r\" {\n  body = \"" + strings.Repeat("%{ if true }%{ for x in [1] }", 70) + "x" + strings.Repeat("%{ endfor }%{ endif }", 70) + "\"\n}\n",
+	"rule \"r\" {\n  body = " + strings.Repeat("<<EOT\n${", 70) + "1" + strings.Repeat("}\nEOT\n", 70) + "}\n",
+	"settings {\n  k = " + strings.Repeat("!", 200) + "true\n  l = " + strings.Repeat("- ", 200) + "1\n}\n",
+	"settings {\n  k = 1" + strings.Repeat(" + 1", 200) + "\n  l = " + strings.Repeat("true ? 1 : ", 200) + "1\n}\n",
+	"settings {\n  k = [1]" + strings.Repeat("[*]", 100) + strings.Repeat(".a", 100) + "\n  l = {a = 1}" + strings.Repeat("[0+0]", 100) + "\n}\n",
+	"settings {\n  k = " + strings.Repeat("jsonencode(", 16) + `"x"` + strings.Repeat(")", 16) + "\n}\n",
+	strings.Repeat("plugin \"p\" {\n", 200) + strings.Repeat("}\n", 200),
+	"settings {\n  k = " + strings.Repeat("(", 10000) + "1" + strings.Repeat(")", 10000) + "\n}\n",
 }
 
 // jsonSeeds are the same kinds of input in HCL's JSON syntax.
@@ -349,4 +367,15 @@ var jsonSeeds = []string{
 	`{"//": "comment", "agyconf": [{"scope": "workspace"}, {"scope": "global"}], "rule": {"r": {"body": "${file(\"../x\")}"}}}`,
 	`{"rule": {"r": {"body": "${`,
 	"\xef\xbb\xbf{}",
+
+	// Nesting at and past MaxNesting, as for native syntax: JSON arrays and
+	// objects, and HCL templates inside JSON strings and keys.
+	`{"settings": {"k": ` + strings.Repeat("[", 126) + "1" + strings.Repeat("]", 126) + "}}",
+	`{"settings": {"k": ` + strings.Repeat(`[{"a": `, 70) + "1" + strings.Repeat("}]", 70) + "}}",
+	`{"settings": {"k": "` + strings.Repeat(`${\"`, 70) + "1" + strings.Repeat(`\"}`, 70) + `"}}`,
+	`{"settings": {"k": "${` + strings.Repeat("(", 200) + "1" + strings.Repeat(")", 200) + `}"}}`,
+	`{"settings": {"k": {"${` + strings.Repeat("!", 200) + `true}": 1}}}`,
+	`{"rule": {"r": {"body": "` + strings.Repeat("%{if true}", 150) + "x" + strings.Repeat("%{endif}", 150) + `"}}}`,
+	`{"rule": {"r": {"body": "${` + strings.Repeat(`<<EOT\n${`, 70) + "1" + strings.Repeat(`}\nEOT\n`, 70) + `}"}}}`,
+	`{"settings": {"k": ` + strings.Repeat("[", 10000) + "1" + strings.Repeat("]", 10000) + "}}",
 }

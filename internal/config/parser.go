@@ -123,7 +123,9 @@ func (p *Parser) ParseFile(filename string) (*hcl.File, hcl.Diagnostics) {
 }
 
 // ParseBytes parses data as the file filename: .json as HCL's JSON syntax,
-// anything else as native syntax.
+// anything else as native syntax. Like ParseFile it refuses, before
+// parsing, what the parsers would report vaguely or not survive: a BOM,
+// invalid UTF-8, more than MaxFileSize bytes, nesting past MaxNesting.
 func (p *Parser) ParseBytes(data []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	if len(data) > MaxFileSize {
 		return nil, tooLarge(filename, int64(len(data)))
@@ -131,10 +133,22 @@ func (p *Parser) ParseBytes(data []byte, filename string) (*hcl.File, hcl.Diagno
 	if diags := checkBytes(filename, data); diags.HasErrors() {
 		return nil, diags
 	}
-	if filepath.Ext(filename) == ".json" {
-		return p.p.ParseJSON(data, filename)
+	// Past MaxNesting the parser itself could exhaust the stack, a fatal
+	// error: refuse such a file before it gets there.
+	if diags := CheckNesting(data, filename); diags.HasErrors() {
+		return nil, diags
 	}
-	return p.p.ParseHCL(data, filename)
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if filepath.Ext(filename) == ".json" {
+		f, diags = p.p.ParseJSON(data, filename)
+	} else {
+		f, diags = p.p.ParseHCL(data, filename)
+	}
+	if f != nil && !diags.HasErrors() {
+		diags = append(diags, noLoops(f, data, filename)...)
+	}
+	return f, diags
 }
 
 func tooLarge(filename string, size int64) hcl.Diagnostics {
