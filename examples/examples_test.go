@@ -31,8 +31,10 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -184,6 +186,7 @@ func TestExamples(t *testing.T) {
 			// The check a user's CI runs, on a copy of expected/.
 			copyRoot := t.TempDir()
 			copyTree(t, expected, copyRoot)
+			applyModes(t, name, copyRoot)
 			code, stdout, stderr := agyconf("render", "--config", name, "--root", copyRoot, "--check")
 			if code != cli.ExitOK || !strings.HasSuffix(strings.TrimSpace(stdout), ": in sync") {
 				t.Errorf("agyconf render --config examples/%s --root examples/%s --check: exit %d, want 0 (%s=1 go test ./examples/ regenerates expected/)\n%s%s", name, expected, code, updateEnv, stdout, stderr)
@@ -194,6 +197,9 @@ func TestExamples(t *testing.T) {
 			root := t.TempDir()
 			if code, stdout, stderr := agyconf("render", "--config", name, "--root", root); code != cli.ExitOK {
 				t.Fatalf("render: exit %d\n%s%s", code, stdout, stderr)
+			}
+			if got, err := os.ReadFile(filepath.Join(name, modesFile)); err != nil || string(got) != modesOf(t, root) {
+				t.Errorf("examples/%s/%s does not list the modes a fresh render gives (%s=1 go test ./examples/ rewrites it):\n%s\nwant:\n%s", name, modesFile, updateEnv, got, modesOf(t, root))
 			}
 			if diff := cmp.Diff(readTree(t, expected), readTree(t, root)); diff != "" {
 				t.Errorf("a fresh render of examples/%s differs from examples/%s (-expected +rendered; %s=1 go test ./examples/ rewrites it):\n%s", name, expected, updateEnv, diff)
@@ -273,6 +279,98 @@ func regenerate(t *testing.T, name, expected string) {
 			t.Fatal(err)
 		}
 	}
+	// A state records where its config was: for these examples, rendered
+	// from the source tree into expected/, a path of this checkout, which
+	// expected/ leaves out (readTree compares without it).
+	states, _ := filepath.Glob(filepath.Join(expected, ".local/state/agyconf/*.json"))
+	ws, _ := filepath.Glob(filepath.Join(expected, ".agyconf/*.json"))
+	for _, p := range append(states, ws...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, withoutConfigPath(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(name, modesFile), []byte(modesOf(t, expected)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// isState reports whether a path below a render root is one of agyconf's
+// states.
+func isState(rel string) bool {
+	return path.Ext(rel) == ".json" && (path.Dir(rel) == ".local/state/agyconf" || path.Dir(rel) == ".agyconf")
+}
+
+// withoutConfigPath drops the line of a state that records an absolute
+// config path (one outside the root, of this machine).
+func withoutConfigPath(b []byte) []byte {
+	var out []string
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if strings.HasPrefix(l, `  "config": "/`) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return []byte(strings.Join(out, ""))
+}
+
+// modesFile lists, beside expected/, the modes of its files other than
+// 0644, one "MODE PATH" a line: git keeps only the executable bit, and a
+// file that holds inline credentials must be 0600 (render --check reports
+// a wider mode). The CI step and copyTree give them back.
+const modesFile = "modes.txt"
+
+// modesOf lists the modes of the files below root other than 0644.
+func modesOf(t *testing.T, root string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if machineLocal(rel) {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if m := fi.Mode().Perm(); m != 0o644 {
+			fmt.Fprintf(&b, "%04o %s\n", m, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// applyModes gives the files below root the modes an example's modes.txt
+// lists.
+func applyModes(t *testing.T, name, root string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(name, modesFile))
+	if err != nil {
+		t.Fatalf("%v (%s=1 go test ./examples/ writes it)", err, updateEnv)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		mode, rel, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		m, err := strconv.ParseUint(mode, 8, 32)
+		if err != nil {
+			t.Fatalf("%s: %q: %v", modesFile, line, err)
+		}
+		if err := os.Chmod(filepath.Join(root, filepath.FromSlash(rel)), fs.FileMode(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // readTree maps every regular file below root (machine-local ones left
@@ -301,6 +399,9 @@ func readTree(t *testing.T, root string) map[string]string {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
+		}
+		if isState(filepath.ToSlash(rel)) {
+			b = withoutConfigPath(b)
 		}
 		out[filepath.ToSlash(rel)] = string(b)
 		return nil

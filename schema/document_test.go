@@ -35,6 +35,7 @@ var documentSchemas = map[string]string{
 	render.SchemaIDESettings: ".json",
 	"acp-settings":           ".json",
 	schema.State:             ".json",
+	schema.StateV1:           ".json",
 }
 
 func newValidator(t *testing.T) *schema.Validator {
@@ -352,7 +353,7 @@ func TestRenderedDocumentsValidate(t *testing.T) {
 		}
 	}
 	for name := range documentSchemas {
-		if seen[name] == 0 {
+		if seen[name] == 0 && name != schema.StateV1 { // read only to migrate: fixtures cover it
 			t.Errorf("no rendered document used schema %s", name)
 		}
 	}

@@ -25,6 +25,10 @@ const Input = "agyconf"
 // State is the name of the schema of agyconf's own state files.
 const State = "state"
 
+// StateV1 is the name of the schema of states written before version 2,
+// read only to migrate them.
+const StateV1 = "state-v1"
+
 // Names lists the embedded schemas, sorted.
 func Names() []string {
 	entries, err := fs.ReadDir(files, ".")

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
+	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
 )
 
@@ -21,9 +23,12 @@ const (
 	Create    Action = "create"    // absent, and agyconf wants it
 	Recreate  Action = "recreate"  // agyconf's, deleted by someone
 	Update    Action = "update"    // agyconf's, unchanged since written, now different
-	Adopt     Action = "adopt"     // not recorded, but already what agyconf wants
+	Adopt     Action = "adopt"     // not agyconf's and different: taken over with --adopt, after a backup
+	Found     Action = "found"     // not recorded, but already what agyconf wants: recorded as found
 	Unchanged Action = "unchanged" // agyconf's and already right
-	Prune     Action = "prune"     // agyconf's, no longer wanted, unchanged since written
+	Prune     Action = "prune"     // created by agyconf, no longer wanted, unchanged since written: removed
+	Release   Action = "release"   // found by agyconf, no longer wanted: left in place, forgotten
+	Restore   Action = "restore"   // taken over by agyconf, no longer wanted: what was there before is put back
 	Keep      Action = "keep"      // agyconf's, no longer wanted, but edited: left alone
 	Conflict  Action = "conflict"  // exists and is not agyconf's, or was edited
 	// Merge is the write of a shared file that carries its entries'
@@ -50,9 +55,18 @@ type Change struct {
 	secrets []string
 	// stateKey is where the state records the entry (Path when empty).
 	stateKey string
-	// backup is the content of a shared file agyconf takes over for the
-	// first time, kept in the state folder before anything is merged.
-	backup []byte
+	// backup is content agyconf did not write and is about to overwrite:
+	// kept in the store's backups/ first, for the reason given.
+	backup       []byte
+	backupReason string
+	// backupPtrs, for an entry's backup, are the pointers of its secrets
+	// relative to the entry (the plan's and the state's); backupRefs the
+	// strings the plan puts there, by pointer relative to the backup.
+	backupPtrs []string
+	backupRefs map[string]model.Str
+	// forget drops the unit from the state once the batch is in place.
+	forget bool
+
 	// rebuild merges agyconf's entries into a shared file's content again,
 	// for when the file changed between the decision and the write.
 	rebuild func(current []byte) ([]byte, error)
@@ -92,6 +106,11 @@ type Options struct {
 	// pruning never removes even when it empties them (the layout's own
 	// folders and their parents). Other folders a prune empties go too.
 	KeepDirs map[string]bool
+	// Places reports whether a path below the root is one the config's
+	// layout can write: a unit the state records elsewhere (the state was
+	// edited, or a cloned workspace's is hostile) is released, never
+	// removed or rewritten. Nil allows every path.
+	Places func(path string) bool
 	// ReadOutsideLinks reads the content of a target that is a link out of
 	// the root (global scope: the user's own dotfiles elsewhere); without
 	// it such a target is a conflict and is never read (a workspace, where
@@ -117,6 +136,7 @@ func (e *ConflictError) Error() string {
 // Decide compares a plan with the live files and the state and returns one
 // Change per path, sorted by path. It reads but never writes.
 func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
+	st.index()
 	var out []Change
 	wanted := map[string]bool{}
 	ct := newContainer(opts.FS, opts.nixStore)
@@ -144,20 +164,24 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 		out = append(out, c)
 	}
 	// Shared files the plan no longer has at all: their entries go.
-	gone := map[string]bool{}
-	for key := range st.Files {
-		if file, _, ok := strings.Cut(key, unitSep); ok && !wanted[file] && !gone[file] {
-			gone[file] = true
-			if c, escapes := ct.refuse(file); escapes {
-				out = append(out, c)
-				continue
-			}
-			cs, err := decideShared(&render.Document{Path: file, Mode: render.ModeFile, JSON: map[string]any{}, Merge: &render.Merge{}}, st, opts)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, cs...)
+	byFile := st.keysByFile()
+	var gone []string
+	for file := range byFile {
+		if !wanted[file] {
+			gone = append(gone, file)
 		}
+	}
+	sort.Strings(gone)
+	for _, file := range gone {
+		if c, escapes := ct.refuse(file); escapes {
+			out = append(out, c)
+			continue
+		}
+		cs, err := decideShared(&render.Document{Path: file, Mode: render.ModeFile, JSON: map[string]any{}, Merge: &render.Merge{}}, st, opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
 	}
 	for p, fsState := range st.Files {
 		if wanted[p] || strings.Contains(p, unitSep) {
@@ -167,7 +191,11 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 			out = append(out, c)
 			continue
 		}
-		c, err := decideStale(p, fsState, opts)
+		if !opts.writes(p) {
+			out = append(out, notAPlace(p, p))
+			continue
+		}
+		c, err := decideStale(p, fsState, st, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -184,19 +212,21 @@ type live struct {
 	// read through it, but a write replaces the link by a regular file
 	// (a rename replaces the link itself), never writes through it.
 	link string
-	// outside is set for a link that leads out of the root and not into
-	// the Nix store: agyconf does not read what it points to.
+	// outside is set for a link that leads out of the root and is not
+	// read (a workspace's, or one that is not the user's to read).
 	outside bool
-	data    []byte
-	mode    fs.FileMode
+	// store is set for a link that leads into the Nix store.
+	store bool
+	data  []byte
+	mode  fs.FileMode
 }
 
 // hmLink reports whether a link points into a Home Manager generation:
 // replacing it would make the next `home-manager switch` abort, since HM
-// refuses to clobber a file it did not link.
-func (l live) hmLink() bool {
-	return strings.HasPrefix(l.link, "/nix/store/") || strings.Contains(l.link, "home-manager-files")
-}
+// refuses to clobber a file it did not link. It is judged on where the
+// link leads, cleaned, never on its text: "home-manager-files/../.." in a
+// link's text leads anywhere.
+func (l live) hmLink() bool { return l.store }
 
 const hmLinkReason = "is a link into a Home Manager generation; replacing it would make the next home-manager switch abort. Drop the Home Manager option that writes it, or pass --adopt to replace the link by agyconf's file"
 
@@ -234,18 +264,25 @@ func readLive(fsys FS, p string, readOutside bool) (live, error) {
 		return l, nil
 	case errors.As(err, &le) && le.Reason == confine.LinkDangling, l.link != "" && errors.Is(err, fs.ErrNotExist):
 		return l, nil // dangling: nothing to read, the link goes
-	case errors.As(err, &le) && le.Reason == confine.LinkOutside && l.link != "" && (readOutside || l.hmLink()):
-		// The store is read-only and world-readable, and a global root's
-		// links are the user's own: read by path, bounded and without
+	case errors.As(err, &le) && le.Reason == confine.LinkOutside && l.link != "":
+		// Judged on where the link leads, cleaned: its text could say
+		// "home-manager-files/../.." and lead anywhere.
+		leads := filepath.Clean(le.Leads)
+		l.store = strings.HasPrefix(leads+"/", nixStore) || strings.Contains(leads, "-home-manager-files/")
+		if !readOutside {
+			// A workspace arrived with git clone: what its links point to
+			// is none of its business, and diff would print it.
+			l.exists, l.outside = true, true
+			return l, nil
+		}
+		// A global root's links are the user's own (dotfiles elsewhere,
+		// Home Manager's store): read by path, bounded and without
 		// blocking, to merge into or to back up.
 		data, fi, err := confine.ReadFileInfo(fsys.Full(p), MaxLiveFileSize)
 		if err != nil {
 			return live{}, liveErr(fsys, p, err)
 		}
 		l.exists, l.data, l.mode = true, data, fi.Mode().Perm()
-		return l, nil
-	case errors.As(err, &le) && le.Reason == confine.LinkOutside && l.link != "":
-		l.exists, l.outside = true, true
 		return l, nil
 	}
 	return live{}, liveErr(fsys, p, err)
@@ -274,18 +311,6 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	if owned != nil {
 		c.secrets = owned.Secrets
 	}
-	if l.hmLink() && !opts.Adopt {
-		c.Action, c.Reason = Conflict, hmLinkReason
-		return c, nil
-	}
-	if l.outside && !opts.Adopt {
-		c.Action, c.Reason = Conflict, outsideLinkReason(l.link)
-		return c, nil
-	}
-	if other := opts.ownedElsewhere(d.Path); other != "" && owned == nil {
-		c.Action, c.Reason = Conflict, otherInstance(other)
-		return c, nil
-	}
 	wantHash, secrets, err := desiredHash(d)
 	if err != nil {
 		return c, err
@@ -306,93 +331,147 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	// state records it: canonical, secrets redacted.
 	var liveHash string
 	var haveLive bool
-	if l.outside {
-		// --adopt: the link is replaced; it is all there is to back up.
-		c.Action, c.backup, c.data = Adopt, []byte("symbolic link to "+l.link+"\n"), data
-		return c, nil
-	}
-	if l.exists {
+	if l.exists && !l.outside {
 		liveHash, haveLive, err = liveHashOf(d, l.data, secrets, owned)
 		if err != nil {
 			return c, fmt.Errorf("%s: %w", d.Path, err)
 		}
 	}
-
+	f := opts.facts(d.Path, owned)
+	f.Desired = true
+	f.Live = haveLive || l.outside
+	f.HMLink, f.OutsideLink = l.hmLink() && l.link != "", l.outside && !l.hmLink()
 	// A link is never up to date: it is replaced by a regular file.
-	upToDate := haveLive && l.link == "" && bytes.Equal(l.data, data) && (opts.sameMode(l.mode, d.Mode) || d.Kind == render.ManagedBlock)
-	switch {
-	case !haveLive && owned != nil:
-		c.Action = Recreate
-	case !haveLive:
-		c.Action = Create
-	case upToDate && owned == nil:
-		c.Action = Adopt // already right: only the state learns about it
-		return c, nil
-	case upToDate:
-		c.Action = Unchanged
-		return c, nil
-	case liveHash == wantHash && owned == nil:
-		c.Action = Adopt // the same content, formatted or moded otherwise
-	case liveHash == wantHash:
-		c.Action = Update // formatting, mode or a secret's value differs
-	case owned == nil && opts.Adopt:
-		c.Action, c.backup = Adopt, l.data
-	case owned == nil:
-		c.Action, c.Reason = Conflict, "exists and was not written by agyconf; move it aside, merge it into the config, or pass --adopt"
-		return c, nil
-	case !owned.matches(liveHash) && opts.Force:
-		c.Action, c.backup = Update, l.data
-	case !owned.matches(liveHash):
-		c.Action, c.Reason = Conflict, "was edited since agyconf wrote it; move the edit into the config, delete the file to get agyconf's version back, or pass --force"
-		return c, nil
-	default:
-		c.Action = Update
+	f.UpToDate = haveLive && l.link == "" && bytes.Equal(l.data, data) && (opts.sameMode(l.mode, d.Mode) || d.Kind == render.ManagedBlock)
+	f.SameContent = haveLive && liveHash == wantHash
+	f.Ours = owned != nil && haveLive && owned.matches(liveHash)
+	dec := decideUnit(f, opts.flags())
+	c.apply(dec, owned)
+	if dec.Action == Conflict && f.OutsideLink {
+		c.Reason = outsideLinkReason(l.link)
 	}
-	c.data = data
+	if dec.Write {
+		c.data = data
+	}
+	if dec.Backup {
+		c.backup = l.data
+		if d.JSON != nil {
+			c.backupRefs = render.SecretStrs(d.JSON)
+		}
+		if l.link != "" && l.data == nil {
+			c.backup = []byte("symbolic link to " + l.link + "\n")
+		}
+		if d.Kind == render.ManagedBlock {
+			// Only the block is agyconf's: the user's text around it stays.
+			c.backup, _, _ = extractBlock(l.data)
+		}
+	}
 	return c, nil
 }
 
-func decideStale(p string, owned *FileState, opts Options) (Change, error) {
+// facts are what the state and the other instances say about a unit.
+func (o Options) facts(key string, owned *FileState) Facts {
+	f := Facts{Owned: owned != nil}
+	if owned != nil {
+		f.Origin, f.HasOriginal = owned.Origin, owned.Original != ""
+	} else if other := o.ownedElsewhere(key); other != "" {
+		f.Elsewhere = other
+		if os := o.Others[other].Files[key]; os != nil {
+			f.Origin, f.HasOriginal = os.Origin, os.Original != ""
+		}
+	}
+	return f
+}
+
+func (o Options) flags() Flags { return Flags{Force: o.Force, Adopt: o.Adopt} }
+
+// writes reports whether the layout may write path.
+func (o Options) writes(path string) bool { return o.Places == nil || o.Places(path) }
+
+// notAPlace is the change for a unit the state records where the layout
+// never writes: released, never removed or rewritten.
+func notAPlace(path, key string) Change {
+	return Change{Path: path, stateKey: key, Action: Release, forget: true,
+		Reason: "is recorded in agyconf's state but is not a place this config writes (the state was edited, or the layout changed); left as it is and forgotten"}
+}
+
+// apply takes a decision into the change: its action, reason, the origin
+// and backup to record, and what the state forgets.
+func (c *Change) apply(d Decision, owned *FileState) {
+	c.Action, c.Reason, c.forget = d.Action, d.Reason, d.Forget
+	if c.state != nil {
+		origin := d.Origin
+		if origin == "" && owned != nil {
+			origin = owned.Origin
+		}
+		if origin == "" {
+			origin = OriginCreated
+		}
+		c.state.Origin = origin
+		if owned != nil {
+			c.state.Original = owned.Original
+		}
+	}
+	if d.Backup {
+		switch d.Origin {
+		case OriginAdopted:
+			c.backupReason = "adopt"
+		case OriginForced:
+			c.backupReason = "force"
+		default:
+			c.backupReason = "found"
+		}
+	}
+}
+
+func decideStale(p string, owned *FileState, st *State, opts Options) (Change, error) {
 	c := Change{Path: p, secrets: owned.Secrets}
 	l, err := readLive(opts.FS, p, opts.ReadOutsideLinks)
 	if err != nil {
 		return c, err
 	}
-	c.live = l.data
 	if !l.exists || l.link != "" {
-		c.Action = Prune // gone, or replaced by a link: only the state forgets it
+		// Gone, or replaced by a link (someone else's now): only the state
+		// forgets it, and nothing of it is shown.
+		c.Action, c.forget = Prune, true
 		return c, nil
 	}
+	c.live = l.data
 	var h string
+	live := true
 	if owned.Block {
 		block, ok, err := extractBlock(l.data)
 		if err != nil {
 			return c, fmt.Errorf("%s: %w", p, err)
 		}
-		if !ok {
-			c.Action = Prune
-			return c, nil
-		}
+		live = ok
 		h = sum(block)
-		if owned.matches(h) {
-			c.Action, c.data, c.mode = Prune, removeBlock(l.data), l.mode
-			if len(c.data) == 0 {
-				// The block was the whole file: the file goes with it.
-				c.data, c.remove = nil, true
-			}
-			return c, nil
-		}
-	} else {
-		h, err = hashLive(l.data, p, owned.Secrets)
-		if err != nil {
-			return c, fmt.Errorf("%s: %w", p, err)
-		}
-		if owned.matches(h) {
-			c.Action, c.remove = Prune, true
-			return c, nil
+	} else if h, err = hashLive(l.data, p, owned.Secrets); err != nil {
+		return c, fmt.Errorf("%s: %w", p, err)
+	}
+	f := Facts{Owned: true, Live: live, Ours: owned.matches(h), Origin: owned.Origin, HasOriginal: owned.Original != ""}
+	dec := decideUnit(f, Flags{})
+	var orig []byte
+	if dec.Restore {
+		if orig, err = original(opts, st, p, "", owned.Original); err != nil {
+			dec = Decision{Action: Release, Forget: true, Reason: reasonNoOriginal + fmt.Sprintf(" (%v)", err)}
 		}
 	}
-	c.Action, c.Reason = Keep, "is no longer in the config, but was edited since agyconf wrote it; left in place"
+	c.apply(dec, owned)
+	switch {
+	case dec.Remove && owned.Block:
+		c.data, c.mode = removeBlock(l.data), l.mode
+		if len(c.data) == 0 {
+			// The block was the whole file: the file goes with it.
+			c.data, c.remove = nil, true
+		}
+	case dec.Remove:
+		c.remove = true
+	case dec.Restore && owned.Block:
+		c.data, c.mode = spliceBlock(l.data, orig), l.mode
+	case dec.Restore:
+		c.data, c.mode = orig, l.mode
+	}
 	return c, nil
 }
 
@@ -536,8 +615,9 @@ func setPointer(v any, ptr, val string) {
 }
 
 // Execute carries out changes: every write is atomic (a temporary file
-// renamed over the target), and the state is saved last, so an interrupted
-// run leaves each file old or new and the next run converges.
+// renamed over the target), what agyconf did not write is backed up before
+// it is overwritten, and the state is saved last, so an interrupted run
+// leaves each file old or new and the next run converges.
 func Execute(changes []Change, st *State, opts Options) error {
 	var conflicts []Change
 	for _, c := range changes {
@@ -552,15 +632,33 @@ func Execute(changes []Change, st *State, opts Options) error {
 		return err
 	}
 	var secrets []string // values, only to keep them out of backups
-	for _, c := range changes {
+	for i := range changes {
+		c := &changes[i]
 		if c.backup == nil {
 			continue
 		}
 		if secrets == nil {
 			secrets = secretValues(changes, opts.Secrets)
 		}
-		if err := opts.Store.Backup(c.Path, RedactValues(redactPointers(c.backup, c), secrets)); err != nil {
+		data, taken := c.backup, []BackupSecret(nil)
+		if c.backupReason == "takeover" {
+			// The whole file before agyconf first merged into it: a safety
+			// net, never given back by agyconf itself, so redacted as
+			// every backup was before: agyconf's secrets where the plan
+			// and the state put them, and by value.
+			data = RedactValues(redactPointers(data, *c), secrets)
+		} else {
+			// What agyconf gives back when it lets go: a secret comes out
+			// only where it can be put back exactly.
+			data, taken = takeSecrets(data, c.backupRefs, opts.Secrets)
+		}
+		id, err := opts.Store.Backup(data)
+		if err != nil {
 			return err
+		}
+		st.addBackup(Backup{ID: id, Path: c.Path, Entry: c.Pointer(), Reason: c.backupReason, Secrets: taken})
+		if c.state != nil && c.backupReason != "takeover" {
+			c.state.Original = id
 		}
 	}
 	b := &batch{fs: opts.FS, keep: opts.KeepDirs, contain: newContainer(opts.FS, opts.nixStore)}
@@ -573,17 +671,19 @@ func Execute(changes []Change, st *State, opts Options) error {
 		}
 	}
 	if len(b.items) > 0 || len(b.removes) > 0 {
-		// Record what is about to be written before writing it.
+		// Record what is about to be written before writing it, beside
+		// whatever earlier renders cut short were about to write.
 		for _, c := range changes {
 			if c.state == nil || (c.data == nil && !c.remove) && c.Unit == "" {
 				continue
 			}
 			if prev := st.Files[c.key()]; prev != nil {
 				p := *prev
-				p.Pending = c.state.SHA256
+				p.Pending = append([]string(nil), prev.Pending...)
+				p.addPending(c.state.SHA256)
 				st.Files[c.key()] = &p
 			} else if c.state.SHA256 != "" {
-				st.Files[c.key()] = &FileState{Pending: c.state.SHA256, Secrets: c.state.Secrets, Block: c.state.Block}
+				st.Files[c.key()] = &FileState{Pending: []string{c.state.SHA256}, Secrets: c.state.Secrets, Block: c.state.Block, Origin: c.state.Origin, Original: c.state.Original}
 			}
 		}
 		if err := opts.Store.SaveState(opts.Instance, st); err != nil {
@@ -594,16 +694,14 @@ func Execute(changes []Change, st *State, opts Options) error {
 		return err
 	}
 	for _, c := range changes {
-		switch c.Action {
-		case Prune:
+		switch {
+		case c.forget:
 			delete(st.Files, c.key())
-		case Keep, Merge:
+		case c.Action == Keep, c.Action == Merge, c.Action == Conflict:
 			// Keep: still recorded, a later render may prune it once
 			// restored. Merge: the entries record themselves.
-		default:
-			if c.state != nil {
-				st.Files[c.key()] = c.state
-			}
+		case c.state != nil:
+			st.Files[c.key()] = c.state
 		}
 	}
 	if err := opts.Store.SaveState(opts.Instance, st); err != nil {
@@ -612,6 +710,127 @@ func Execute(changes []Change, st *State, opts Options) error {
 		return fmt.Errorf("%w; the files are in place, and the next render records them", err)
 	}
 	return nil
+}
+
+// addBackup lists a backup, once per content, path, entry and reason.
+func (s *State) addBackup(b Backup) {
+	for _, old := range s.Backups {
+		if old.ID == b.ID && old.Path == b.Path && old.Entry == b.Entry && old.Reason == b.Reason {
+			return
+		}
+	}
+	s.Backups = append(s.Backups, b)
+}
+
+// backupOf finds the record of a backup of path and entry.
+func (s *State) backupOf(id, path, entry string) (Backup, bool) {
+	for i := len(s.Backups) - 1; i >= 0; i-- {
+		if b := s.Backups[i]; b.ID == id && b.Path == path && b.Entry == entry {
+			return b, true
+		}
+	}
+	return Backup{}, false
+}
+
+// takeSecrets takes out of a JSON backup each string that holds exactly
+// what the plan's secret string at that place resolves to — a value of
+// agyconf's secret files — replacing it by the placeholder, and records
+// where and what, so that giving the backup back restores it. A string
+// there that differs (the user's own value, or one agyconf wrote before
+// its state was lost and the secret rotated) is kept as it was: a backup
+// must give back what was there.
+func takeSecrets(data []byte, refs map[string]model.Str, read render.SecretReader) ([]byte, []BackupSecret) {
+	if len(refs) == 0 || read == nil {
+		return data, nil
+	}
+	if s, ok := refs[""]; ok {
+		// The backup is one secret string.
+		var str string
+		if json.Unmarshal(data, &str) == nil {
+			if v, err := render.ResolveStr(s, read); err == nil && v == str {
+				return []byte(`"` + render.Placeholder + `"`), []BackupSecret{{Pointer: "", Parts: s}}
+			}
+		}
+		return data, nil
+	}
+	doc, err := jsonmerge.Parse(data)
+	if err != nil {
+		return data, nil
+	}
+	ptrs := make([]string, 0, len(refs))
+	for p := range refs {
+		ptrs = append(ptrs, p)
+	}
+	sort.Strings(ptrs)
+	var taken []BackupSecret
+	for _, p := range ptrs {
+		path, _, _ := parseUnitKey(unitSep + p)
+		raw, ok := doc.Get(path...)
+		var str string
+		if !ok || json.Unmarshal(raw, &str) != nil {
+			continue
+		}
+		v, err := render.ResolveStr(refs[p], read)
+		if err != nil || v != str {
+			continue
+		}
+		if doc.Set(json.RawMessage(`"`+render.Placeholder+`"`), path...) != nil {
+			return data, nil
+		}
+		taken = append(taken, BackupSecret{Pointer: p, Parts: refs[p]})
+	}
+	if len(taken) == 0 {
+		return data, nil
+	}
+	return doc.Bytes(), taken
+}
+
+// putSecrets puts back into a backup the secrets takeSecrets took out.
+func putSecrets(data []byte, taken []BackupSecret, read render.SecretReader) ([]byte, error) {
+	if len(taken) == 0 {
+		return data, nil
+	}
+	if read == nil {
+		return nil, fmt.Errorf("no way to read its secrets")
+	}
+	if len(taken) == 1 && taken[0].Pointer == "" {
+		v, err := render.ResolveStr(taken[0].Parts, read)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(v)
+	}
+	doc, err := jsonmerge.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range taken {
+		v, err := render.ResolveStr(t.Parts, read)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		path, _, _ := parseUnitKey(unitSep + t.Pointer)
+		if err := doc.Set(raw, path...); err != nil {
+			return nil, err
+		}
+	}
+	return doc.Bytes(), nil
+}
+
+// original reads the backup a unit gives back, its secrets put back.
+func original(opts Options, st *State, path, entry, id string) ([]byte, error) {
+	data, err := opts.Store.ReadBackup(id)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := st.backupOf(id, path, entry); ok {
+		return putSecrets(data, b.Secrets, opts.Secrets)
+	}
+	return data, nil
 }
 
 // minRedacted is the shortest secret value redacted from backups by value:
@@ -661,13 +880,23 @@ func redactPointers(data []byte, c Change) []byte {
 	if c.doc == nil || c.doc.JSON == nil {
 		return data
 	}
+	ptrs := append(c.doc.SecretPointers(), c.secrets...)
+	if c.Unit != "" {
+		// An entry's backup is the entry: its pointers are its own.
+		ptrs = c.backupPtrs
+		for _, p := range ptrs {
+			if p == "" {
+				return []byte(`"<secret>"`) // the entry is one secret string
+			}
+		}
+	}
 	doc, err := jsonmerge.Parse(data)
 	if err != nil {
 		return data
 	}
 	placeholder := json.RawMessage(`"<secret>"`)
 	redacted := false
-	for _, ptr := range append(c.doc.SecretPointers(), c.secrets...) {
+	for _, ptr := range ptrs {
 		path, _, _ := parseUnitKey(unitSep + ptr)
 		raw, ok := doc.Get(path...)
 		var str string

@@ -169,17 +169,20 @@ func TestLifecycle(t *testing.T) {
 	}
 }
 
-// TestForeignFiles: a file agyconf did not write is adopted when it already
-// holds what agyconf wants, refused otherwise, and never changed.
+// TestForeignFiles: a file agyconf did not write is recorded as found
+// when it already holds what agyconf wants, refused otherwise, and never
+// changed; once found, it is given back when agyconf lets go of it: left
+// in place if agyconf never changed it, restored if it did.
 func TestForeignFiles(t *testing.T) {
 	e := newEnv(t)
 	e.write("same.md", "x\n")
 	e.write("other.md", "mine\n")
+	e.write("kept.md", "k\n")
 	got, err := e.run(plan(textDoc("same.md", "x\n"), textDoc("other.md", "theirs\n"), textDoc("new.md", "n\n")))
-	wantActions(t, got, map[string]Action{"same.md": Adopt, "other.md": Conflict, "new.md": Create})
+	wantActions(t, got, map[string]Action{"same.md": Found, "other.md": Conflict, "new.md": Create})
 	var ce *ConflictError
-	if !errors.As(err, &ce) || len(ce.Changes) != 1 || !strings.Contains(ce.Error(), "other.md") {
-		t.Fatalf("want one conflict naming other.md, got %v", err)
+	if !errors.As(err, &ce) || len(ce.Changes) != 1 || !strings.Contains(ce.Error(), "other.md") || !strings.Contains(ce.Error(), "agyconf render --adopt") {
+		t.Fatalf("want one conflict naming other.md and its way out, got %v", err)
 	}
 	if e.read("other.md") != "mine\n" {
 		t.Error("the foreign file was changed")
@@ -187,17 +190,41 @@ func TestForeignFiles(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.root, "new.md")); !errors.Is(err, os.ErrNotExist) {
 		t.Error("a run with a conflict wrote another file")
 	}
-	// Once the conflict is resolved the adopted file counts as agyconf's.
 	if err := os.Remove(filepath.Join(e.root, "other.md")); err != nil {
 		t.Fatal(err)
 	}
-	got, err = e.run(plan(textDoc("same.md", "x\n"), textDoc("other.md", "theirs\n")))
+	got, err = e.run(plan(textDoc("same.md", "x\n"), textDoc("other.md", "theirs\n"), textDoc("kept.md", "k\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantActions(t, got, map[string]Action{"same.md": Adopt, "other.md": Create})
-	got, _ = e.run(plan(textDoc("same.md", "y\n"), textDoc("other.md", "theirs\n")))
-	wantActions(t, got, map[string]Action{"same.md": Update, "other.md": Unchanged})
+	wantActions(t, got, map[string]Action{"same.md": Found, "other.md": Create, "kept.md": Found})
+	st, _ := e.loadState()
+	if o := st.Files["same.md"].Origin; o != OriginFound {
+		t.Fatalf("same.md recorded as %q, want found", o)
+	}
+	// agyconf changes a found file: what was found is backed up first.
+	got, _ = e.run(plan(textDoc("same.md", "y\n"), textDoc("other.md", "theirs\n"), textDoc("kept.md", "k\n")))
+	wantActions(t, got, map[string]Action{"same.md": Update, "other.md": Unchanged, "kept.md": Unchanged})
+	st, _ = e.loadState()
+	if st.Files["same.md"].Original == "" || len(st.Backups) != 1 || st.Backups[0].Reason != "found" {
+		t.Fatalf("no backup of what was found: %+v %+v", st.Files["same.md"], st.Backups)
+	}
+	// Dropped from the config: what agyconf created goes, what it found
+	// stays (kept.md) or comes back as it was found (same.md).
+	got, err = e.run(plan())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, got, map[string]Action{"same.md": Restore, "other.md": Prune, "kept.md": Release})
+	if e.read("same.md") != "x\n" || e.read("kept.md") != "k\n" {
+		t.Fatalf("not given back: same.md %q, kept.md %q", e.read("same.md"), e.read("kept.md"))
+	}
+	if _, err := os.Stat(filepath.Join(e.root, "other.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a file agyconf created was not pruned")
+	}
+	if st, _ := e.loadState(); len(st.Files) != 0 {
+		t.Errorf("the state still records %v", st.Files)
+	}
 }
 
 // TestStaleEdited: a file agyconf wrote, edited, then dropped from the

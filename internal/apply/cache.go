@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strings"
 	"syscall"
 
 	"github.com/agyconf/agyconf/internal/model"
@@ -18,9 +19,12 @@ import (
 // It lives in the store's cache/, is never committed (it holds
 // machine-specific paths and times), and can be deleted at any time.
 type Cache struct {
-	Agyconf string        `json:"agyconf"`
-	Config  string        `json:"config"` // absolute: another config is another run
-	Root    string        `json:"root"`
+	Agyconf string `json:"agyconf"`
+	Config  string `json:"config"` // absolute: another config is another run
+	Root    string `json:"root"`
+	// Instance is the instance the config rendered as; the cache file is
+	// named after the config, which a run reads before it knows.
+	Instance string `json:"instance"`
 	Inputs  []model.Input `json:"inputs"`
 	// Outputs are the stamps of the managed files and of the state, by
 	// name below the root.
@@ -30,8 +34,11 @@ type Cache struct {
 // maxCacheSize bounds a cache file; a bigger one is a miss.
 const maxCacheSize = 64 << 20
 
-func (s *Store) cachePath(instance string) string {
-	return path.Join(s.dir, "cache", instance+".json")
+// cachePath is the cache of a config (absolute), named after it: a
+// render looks for it before decoding, when it cannot know the config's
+// instance yet.
+func (s *Store) cachePath(config string) string {
+	return path.Join(s.dir, "cache", sum([]byte(config))[:32]+".json")
 }
 
 // fileStamp is a file's size, modification time, inode and mode: what
@@ -71,7 +78,7 @@ func InSync(changes []Change) bool {
 // WriteCache records the cache after a render that ended in sync: the
 // files changes name, and the state file, as they are now.
 func (s *Store) WriteCache(instance, identity, config string, inputs []model.Input, changes []Change) error {
-	c := Cache{Agyconf: identity, Config: config, Root: s.fs.Dir(), Inputs: inputs, Outputs: map[string]string{}}
+	c := Cache{Agyconf: identity, Config: config, Root: s.fs.Dir(), Instance: instance, Inputs: inputs, Outputs: map[string]string{}}
 	names := []string{s.statePath(instance)}
 	seen := map[string]bool{}
 	for _, ch := range changes {
@@ -89,28 +96,53 @@ func (s *Store) WriteCache(instance, identity, config string, inputs []model.Inp
 	if err != nil {
 		return err
 	}
-	name := s.cachePath(instance)
+	name := s.cachePath(config)
 	if err := s.fs.MkdirAll(path.Dir(name), 0o755); err != nil {
 		return s.linkErr(err)
 	}
 	return s.linkErr(s.fs.WriteFile(name, append(data, '\n'), 0o644))
 }
 
-// CacheHit reports whether the instance's cache says a run of config
-// would find everything in sync: same agyconf, same config, same root,
-// same inputs (inputsUnchanged looks at them again), and every managed
-// file exactly as it was left. Anything unreadable is a miss.
-func (s *Store) CacheHit(instance, identity, config string, inputsUnchanged func([]model.Input) bool) bool {
-	data, _, err := s.fs.ReadFile(s.cachePath(instance), maxCacheSize)
+// CacheHit reports whether the config's cache says a run of it would find
+// everything in sync: same agyconf, same config, same root, same inputs
+// (inputsUnchanged looks at them again), the same instance when one is
+// named (instance, "" for the config's own), the state and every file it
+// records among the stamps, and every stamped file exactly as it was left.
+// Anything unreadable or incomplete is a miss.
+func (s *Store) CacheHit(identity, config, instance string, inputsUnchanged func([]model.Input) bool) bool {
+	data, _, err := s.fs.ReadFile(s.cachePath(config), maxCacheSize)
 	if err != nil {
 		return false
 	}
 	var c Cache
-	if json.Unmarshal(data, &c) != nil || c.Agyconf != identity || c.Config != config || c.Root != s.fs.Dir() || len(c.Outputs) == 0 {
+	if json.Unmarshal(data, &c) != nil || c.Agyconf != identity || c.Config != config || c.Root != s.fs.Dir() || len(c.Outputs) == 0 || c.Instance == "" || (instance != "" && c.Instance != instance) {
 		return false
 	}
+	// A cache must stamp the state and everything it records: one that
+	// stamps less (written by hand, or committed by someone) proves
+	// nothing about the tree.
+	statePath := s.statePath(c.Instance)
+	if _, ok := c.Outputs[statePath]; !ok {
+		return false
+	}
+	raw, _, err := s.fs.ReadFile(statePath, MaxStateSize)
+	if err != nil {
+		return false
+	}
+	var st struct {
+		Files map[string]json.RawMessage `json:"files"`
+	}
+	if json.Unmarshal(raw, &st) != nil {
+		return false
+	}
+	for key := range st.Files {
+		file, _, _ := strings.Cut(key, unitSep)
+		if _, ok := c.Outputs[file]; !ok {
+			return false
+		}
+	}
 	for n, stamp := range c.Outputs {
-		if !fs.ValidPath(n) || s.stamp(instance, n) != stamp {
+		if !fs.ValidPath(n) || s.stamp(c.Instance, n) != stamp {
 			return false
 		}
 	}

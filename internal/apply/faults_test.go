@@ -282,7 +282,7 @@ func TestFaultTable(t *testing.T) {
 			}
 			pending := 0
 			for _, fs := range st.Files {
-				if fs.Pending != "" {
+				if len(fs.Pending) > 0 {
 					pending++
 				}
 			}
@@ -319,7 +319,7 @@ func TestFaultTable(t *testing.T) {
 			s.checkForeign(t, "after converging")
 			st, _ = e.loadState()
 			for k, fs := range st.Files {
-				if fs.Pending != "" {
+				if len(fs.Pending) > 0 {
 					t.Errorf("%s still pending after converging", k)
 				}
 				if strings.Contains(k, "gone") || k == "c.md" {

@@ -150,30 +150,23 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	// it is just before the write, should agy have changed it meanwhile.
 	var ops []func(*jsonmerge.Doc) error
 	owner := ownsAny(st, d.Path)
+	places := opts.writes(d.Path)
 	for _, u := range units(d) {
 		wanted[u.key] = true
 		c := Change{Path: d.Path, Unit: unitName(u), stateKey: u.key, doc: d}
 		owned := st.Files[u.key]
-		if other := opts.ownedElsewhere(u.key); other != "" && owned == nil && !u.isItem && !u.isDflt {
-			c.Action, c.Reason = Conflict, otherInstance(other)
-			changes = append(changes, c)
-			continue
-		}
+		f := opts.facts(u.key, owned)
+		f.Desired = true
 		if u.isItem {
 			present, err := hasItem(live, u)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", d.Path, err)
 			}
-			switch {
-			case present && owned != nil:
-				c.Action = Unchanged
-			case present:
-				c.Action = Adopt
-			case owned != nil:
-				c.Action = Recreate
-			default:
-				c.Action = Create
-			}
+			// An item is its own content: present is up to date, and a
+			// list item two instances both declare stays while either does.
+			f.Live, f.UpToDate, f.SameContent, f.Ours, f.Elsewhere = present, present, present, present, ""
+			c.state = &FileState{Item: true}
+			c.apply(decideUnit(f, opts.flags()), owned)
 			if !present {
 				op := func(doc *jsonmerge.Doc) error { return doc.AddString(u.item, u.path...) }
 				if err := op(live); err != nil {
@@ -181,12 +174,11 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 				}
 				ops, edits = append(ops, op), true
 			}
-			c.state = &FileState{Item: true}
 			changes = append(changes, c)
 			continue
 		}
-		wantRaw, err := json.Marshal(valueAt(resolved, u.path))
-		if err != nil {
+		var wantRaw json.RawMessage
+		if wantRaw, err = json.Marshal(valueAt(resolved, u.path)); err != nil {
 			return nil, err
 		}
 		redRaw, err := json.Marshal(u.redacted)
@@ -200,53 +192,40 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		c.state = &FileState{SHA256: wantHash, Secrets: u.secrets}
 		liveRaw, present := live.Get(u.path...)
 		var liveHash string
-		upToDate := false
 		if present {
 			ptrs := u.secrets
 			if owned != nil {
 				ptrs = append(append([]string(nil), ptrs...), owned.Secrets...)
 			}
-			if liveHash, err = redactedHash(liveRaw, ptrs); err != nil {
+			// What agy toggles itself, and the config does not set, is
+			// the user's: it neither counts as an edit nor is overwritten.
+			liveRaw = keepAgyFields(liveRaw, wantRaw, d.Merge.AgyFields, &wantRaw)
+			if liveHash, err = redactedHash(stripFields(liveRaw, d.Merge.AgyFields, redRaw), ptrs); err != nil {
 				return nil, fmt.Errorf("%s %s: %w", d.Path, pointer(u.path), err)
 			}
 			a, _ := jsonmerge.Canonical(liveRaw)
 			b, _ := jsonmerge.Canonical(wantRaw)
-			upToDate = bytes.Equal(a, b)
+			f.UpToDate = bytes.Equal(a, b)
 		}
-		write := false
-		switch {
-		case u.isDflt && present && !upToDate && owned != nil && owned.matches(liveHash):
-			// Still what agyconf wrote: the config changed, nobody else did.
-			c.Action, write = Update, true
-		case u.isDflt && present:
-			c.Action = Unchanged // someone else's value: agy owns it from now on
-			if !upToDate {
-				c.Reason = "differs from the config, but agy set it since agyconf wrote it; agyconf only sets it where it is absent or still its own: delete it to get the config's value"
+		f.Live, f.Default = present, u.isDflt
+		f.SameContent = present && liveHash == wantHash
+		f.Ours = owned != nil && present && owned.matches(liveHash)
+		if !places && !f.Owned {
+			f.Elsewhere = "" // cannot happen: planned files are places
+		}
+		dec := decideUnit(f, opts.flags())
+		c.apply(dec, owned)
+		if dec.Backup && present {
+			c.backup = liveRaw
+			c.backupRefs = render.SecretStrs(u.want)
+			c.backupPtrs = append([]string(nil), u.secrets...)
+			if owned != nil {
+				c.backupPtrs = append(c.backupPtrs, owned.Secrets...)
 			}
-		case !present && owned != nil:
-			c.Action, write = Recreate, true
-		case !present:
-			c.Action, write = Create, true
-		case upToDate && owned == nil:
-			c.Action = Adopt
-		case upToDate:
-			c.Action = Unchanged
-		case liveHash == wantHash:
-			c.Action, write = Update, true // a secret's value changed
-		case owned == nil && opts.Adopt:
-			c.Action, write = Adopt, true
-		case owned == nil:
-			c.Action, c.Reason = Conflict, "is not agyconf's: it was there before; remove it, write it into the config as it is, or pass --adopt"
-		case !owned.matches(liveHash) && opts.Force:
-			c.Action, write = Update, true
-		case !owned.matches(liveHash):
-			c.Action, c.Reason = Conflict, "was edited since agyconf wrote it; move the edit into the config, delete the entry to get agyconf's version back, or pass --force"
-		default:
-			c.Action, write = Update, true
 		}
-		if write {
-			path := u.path
-			op := func(doc *jsonmerge.Doc) error { return doc.Set(wantRaw, path...) }
+		if dec.Write {
+			path, raw := u.path, wantRaw
+			op := func(doc *jsonmerge.Doc) error { return doc.Set(raw, path...) }
 			if err := op(live); err != nil {
 				return nil, fmt.Errorf("%s: %w", d.Path, err)
 			}
@@ -255,41 +234,74 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		changes = append(changes, c)
 	}
 
-	// Entries agyconf wrote that the config no longer has.
+	// Entries agyconf owned that the config no longer has.
 	for _, key := range stateKeys(st, d.Path) {
 		if wanted[key] {
 			continue
 		}
 		owned := st.Files[key]
 		path, item, isItem := parseUnitKey(key)
-		c := Change{Path: d.Path, Unit: displayUnit(path, item, isItem), Action: Prune, stateKey: key}
+		if !places {
+			changes = append(changes, notAPlace(d.Path, key))
+			continue
+		}
+		c := Change{Path: d.Path, Unit: displayUnit(path, item, isItem), stateKey: key}
 		if isItem {
+			present, _ := live.ArrayStrings(path...)
+			f := Facts{Owned: true, Live: slices.Contains(present, item), Ours: true, Origin: owned.Origin}
+			dec := decideUnit(f, Flags{})
+			if dec.Restore {
+				dec = Decision{Action: Release, Forget: true, Reason: reasonReleased}
+			}
 			// A list item two instances both declare stays while either
 			// still does.
-			if opts.ownedElsewhere(key) == "" && live.RemoveString(item, path...) {
+			if dec.Remove && opts.ownedElsewhere(key) == "" && live.RemoveString(item, path...) {
 				ops = append(ops, func(doc *jsonmerge.Doc) error { doc.RemoveString(item, path...); return nil })
 				edits = true
 			}
+			c.apply(dec, owned)
 			changes = append(changes, c)
 			continue
 		}
 		raw, present := live.Get(path...)
+		f := Facts{Owned: true, Live: present, Origin: owned.Origin, HasOriginal: owned.Original != ""}
 		if present {
-			h, err := redactedHash(raw, owned.Secrets)
+			h, err := redactedHash(stripFields(raw, d.Merge.AgyFields, nil), owned.Secrets)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", d.Path, pointer(path), err)
 			}
-			if !owned.matches(h) {
-				c.Action, c.Reason = Keep, "is no longer in the config, but was edited since agyconf wrote it; left in place"
-			} else {
-				live.Delete(path...)
-				ops = append(ops, func(doc *jsonmerge.Doc) error { doc.Delete(path...); return nil })
-				edits = true
+			f.Ours = owned.matches(h)
+		}
+		dec := decideUnit(f, Flags{})
+		var orig []byte
+		if dec.Restore {
+			var err error
+			if orig, err = original(opts, st, d.Path, pointer(path), owned.Original); err != nil || !json.Valid(orig) {
+				dec = Decision{Action: Release, Forget: true, Reason: reasonNoOriginal}
 			}
+		}
+		c.apply(dec, owned)
+		switch {
+		case dec.Remove:
+			live.Delete(path...)
+			ops = append(ops, func(doc *jsonmerge.Doc) error { doc.Delete(path...); return nil })
+			edits = true
+		case dec.Restore:
+			op := func(doc *jsonmerge.Doc) error { return doc.Set(orig, path...) }
+			if err := op(live); err != nil {
+				return nil, fmt.Errorf("%s: %w", d.Path, err)
+			}
+			ops, edits = append(ops, op), true
 		}
 		changes = append(changes, c)
 	}
 
+	if l.exists && d.Mode == render.ModeSecret && l.mode != render.ModeSecret && len(wanted) > 0 {
+		// Modes are drift: a file that holds inline credentials is 0600,
+		// whoever widened it.
+		changes = append(changes, Change{Path: d.Path, Action: Update, Reason: fmt.Sprintf("has mode %04o; it holds inline credentials, so agyconf keeps it 0600", l.mode)})
+		edits = true
+	}
 	if l.link != "" && len(wanted) > 0 {
 		edits = true // a link is replaced by a regular file
 	}
@@ -338,10 +350,11 @@ func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data
 		c.mode = render.ModeSecret
 	}
 	if l.exists && (!owner || l.link != "") {
-		c.backup = l.data
+		// The whole file, the first time agyconf merges into it.
+		c.backup, c.backupReason = l.data, "takeover"
 	}
 	if l.outside {
-		c.backup = []byte("symbolic link to " + l.link + "\n")
+		c.backup, c.backupReason = []byte("symbolic link to "+l.link+"\n"), "takeover"
 	}
 	return c
 }
@@ -370,15 +383,71 @@ func hasItem(live *jsonmerge.Doc, u unit) (bool, error) {
 // file is taken over now, and backed up first.
 func ownsAny(st *State, file string) bool { return len(stateKeys(st, file)) > 0 }
 
-func stateKeys(st *State, file string) []string {
-	var out []string
-	for k := range st.Files {
-		if strings.HasPrefix(k, file+unitSep) {
-			out = append(out, k)
+// stateKeys lists the state's keys of file's entries, sorted.
+func stateKeys(st *State, file string) []string { return st.keysByFile()[file] }
+
+// stripFields removes from an entry the members agy sets itself that the
+// config does not set (want, the entry agyconf wants, nil when it wants
+// none): they do not count in its hash.
+func stripFields(raw json.RawMessage, fields []string, want json.RawMessage) json.RawMessage {
+	if len(fields) == 0 {
+		return raw
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	var w map[string]json.RawMessage
+	if want != nil {
+		_ = json.Unmarshal(want, &w)
+	}
+	changed := false
+	for _, f := range fields {
+		if _, set := w[f]; set {
+			continue
+		}
+		if _, ok := m[f]; ok {
+			delete(m, f)
+			changed = true
 		}
 	}
-	sort.Strings(out)
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
 	return out
+}
+
+// keepAgyFields carries the members agy sets itself, and the config does
+// not, from the live entry into what agyconf writes (*want), so that a
+// server agy disabled stays disabled; it returns the live entry.
+func keepAgyFields(live, want json.RawMessage, fields []string, out *json.RawMessage) json.RawMessage {
+	if len(fields) == 0 {
+		return live
+	}
+	var l, w map[string]json.RawMessage
+	if json.Unmarshal(live, &l) != nil || json.Unmarshal(want, &w) != nil {
+		return live
+	}
+	changed := false
+	for _, f := range fields {
+		if _, set := w[f]; set {
+			continue
+		}
+		if v, ok := l[f]; ok {
+			w[f] = v
+			changed = true
+		}
+	}
+	if changed {
+		if b, err := json.Marshal(w); err == nil {
+			*out = b
+		}
+	}
+	return live
 }
 
 func parseUnitKey(key string) (path []string, item string, isItem bool) {

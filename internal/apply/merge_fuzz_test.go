@@ -484,21 +484,35 @@ func checkMerged(t *testing.T, tg *mergeTarget, orig, out *jsonmerge.Doc, cur, p
 			t.Fatalf("entry %q: %s, want %s (present %v)", e.name, got, want, ok)
 		}
 	}
-	// The previous plan's entries the current one dropped are gone, but a
-	// default someone else set stays.
+	// The previous plan's entries the current one dropped: what agyconf
+	// created is gone; what was there before agyconf (found, or taken
+	// over with --adopt) is given back as it was; a default someone else
+	// set stays.
 	for _, e := range prev {
 		if _, ok := inCur[e.list+"\x00"+e.name]; ok {
 			continue
 		}
 		if e.list != "" {
 			now, _ := out.ArrayStrings("permissions", e.list)
-			if slices.Contains(now, e.name) {
-				t.Fatalf("dropped item %q still in permissions/%s", e.name, e.list)
+			var was []string
+			if orig != nil {
+				was, _ = orig.ArrayStrings("permissions", e.list)
+			}
+			if slices.Contains(now, e.name) != slices.Contains(was, e.name) {
+				t.Fatalf("dropped item %q: in permissions/%s before agyconf %v, now %v", e.name, e.list, slices.Contains(was, e.name), slices.Contains(now, e.name))
 			}
 			continue
 		}
 		path := append(slices.Clone(scope), e.name)
 		got, present := canon(t, out, path...)
+		if orig != nil {
+			if was, ok := canon(t, orig, path...); ok {
+				if !present || got != was {
+					t.Fatalf("dropped entry %q was there before agyconf (%s); now %s (present %v), want it given back", e.name, was, got, present)
+				}
+				continue
+			}
+		}
 		if e.dflt && orig != nil {
 			if was, ok := canon(t, orig, path...); ok && was != canonString(t, e.json) {
 				if !present || got != was {

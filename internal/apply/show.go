@@ -8,13 +8,14 @@ import (
 	"github.com/agyconf/agyconf/internal/render"
 )
 
-// Drift returns the changes a render would make, for `render --check`:
-// everything but paths already right. A file that is right but not yet
-// recorded (adopt without a write) is in sync.
+// Drift returns the changes a render would make to the tree, for `render
+// --check`: everything but paths already right. What changes only the
+// state — a file found already right, one released as it is — is in
+// sync.
 func Drift(changes []Change) []Change {
 	var out []Change
 	for _, c := range changes {
-		if c.Action == Unchanged || c.Action == Merge || (c.Action == Adopt && c.data == nil) {
+		if c.Action == Unchanged || c.Action == Merge || ((c.Action == Found || c.Action == Release) && !c.Writes()) {
 			continue
 		}
 		out = append(out, c)

@@ -7,29 +7,75 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
+	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/schema"
 )
 
-// StateVersion is bumped when the state file's shape changes.
-const StateVersion = 1
+// StateVersion is the shape of the state this agyconf writes. Every
+// change to the state's shape, or to where artifacts live, bumps it, with
+// a migration from each older version (migrate) and a test of it; an
+// older agyconf meeting a newer state refuses it with a message.
+const StateVersion = 2
 
 // MaxStateSize bounds a state file: about 150 bytes an owned entry, so a
 // state of 100,000 entries is 15 MB.
 const MaxStateSize = 64 << 20
 
-// State is what agyconf wrote last under one root: per file, or per entry
-// of a shared file ("<file>#<JSON pointer>"), the hash of its content with
-// secrets replaced by a placeholder, never of a secret.
+// State is what one config instance owns under one root: per file, or per
+// entry of a shared file ("<file>#<JSON pointer>"), the hash of its content
+// with secrets replaced by a placeholder (never of a secret), and how
+// agyconf came to own it.
 type State struct {
-	Version int                   `json:"version"`
-	Files   map[string]*FileState `json:"files"`
+	Version int `json:"version"`
+	// Instance is the config instance; Config where its config was the
+	// last time it rendered.
+	Instance string                `json:"instance,omitempty"`
+	Config   string                `json:"config,omitempty"`
+	Files    map[string]*FileState `json:"files"`
+	// Backups lists every backup of content agyconf overwrote without
+	// having written it, oldest first.
+	Backups []Backup `json:"backups,omitempty"`
+	// migratedFrom is the version the state was read as, when older.
+	migratedFrom int
+	// byFile lists the keys of shared files' entries by file, built once
+	// per decision (index): looking them up by scanning every key for
+	// every file was quadratic in a state of many files.
+	byFile map[string][]string
 }
 
-// FileState records one owned document.
+// index builds byFile.
+func (s *State) index() {
+	s.byFile = map[string][]string{}
+	for k := range s.Files {
+		if file, _, ok := strings.Cut(k, unitSep); ok {
+			s.byFile[file] = append(s.byFile[file], k)
+		}
+	}
+	for _, keys := range s.byFile {
+		sort.Strings(keys)
+	}
+}
+
+// keysByFile returns the keys of shared files' entries, by file.
+func (s *State) keysByFile() map[string][]string {
+	if s.byFile == nil {
+		s.index()
+	}
+	return s.byFile
+}
+
+// FileState records one owned unit.
 type FileState struct {
 	// SHA256 is the hash of the redacted content (desiredHash, unitHash).
 	SHA256 string `json:"sha256"`
+	// Origin is how agyconf came to own it, which decides what releasing
+	// it does.
+	Origin Origin `json:"origin,omitempty"`
+	// Original is the backup of the content agyconf last overwrote without
+	// having written it: what is given back when agyconf lets go.
+	Original string `json:"original,omitempty"`
 	// Block is set when agyconf owns only a managed block of the file.
 	Block bool `json:"block,omitempty"`
 	// Item is set for an item of a string list in a shared file; an item
@@ -38,50 +84,109 @@ type FileState struct {
 	// Secrets lists the JSON pointers of string values that held secrets;
 	// they are replaced by a placeholder before hashing.
 	Secrets []string `json:"secrets,omitempty"`
-	// Pending is the hash of what a render is about to write, recorded
-	// before it writes: if it dies between the files and the state, the
-	// next render still knows the new content for its own.
-	Pending string `json:"pending,omitempty"`
+	// Pending are the hashes of what renders were about to write,
+	// recorded before they wrote and kept until a render completes: if
+	// renders die between the files and the state, any number in a row,
+	// the next one still knows each content for its own.
+	Pending []string `json:"pending,omitempty"`
+}
+
+// Backup is one backup in the store's backups/.
+type Backup struct {
+	ID     string `json:"id"`
+	Path   string `json:"path"`
+	Entry  string `json:"entry,omitempty"`
+	Reason string `json:"reason"`
+	// Secrets are where agyconf took a secret out of the backup, and the
+	// string it was, so that giving the backup back puts it back.
+	Secrets []BackupSecret `json:"secrets,omitempty"`
+}
+
+// BackupSecret is one secret taken out of a backup: the string at Pointer
+// (relative to the backup) was Parts, with the secret files read.
+type BackupSecret struct {
+	Pointer string    `json:"pointer"`
+	Parts   model.Str `json:"parts"`
 }
 
 // matches reports whether h is the hash of content agyconf wrote or was
 // writing.
 func (f *FileState) matches(h string) bool {
-	return h == f.SHA256 || (f.Pending != "" && h == f.Pending)
+	if h == f.SHA256 {
+		return true
+	}
+	for _, p := range f.Pending {
+		if h == p {
+			return true
+		}
+	}
+	return false
+}
+
+// addPending records h as about to be written, beside every hash still
+// pending from renders cut short.
+func (f *FileState) addPending(h string) {
+	if h == "" || h == f.SHA256 {
+		return
+	}
+	for _, p := range f.Pending {
+		if p == h {
+			return
+		}
+	}
+	f.Pending = append(f.Pending, h)
 }
 
 // NewState is the state of an instance that has written nothing.
 func NewState() *State { return &State{Version: StateVersion, Files: map[string]*FileState{}} }
 
+// MigratedFrom is the version the state was read as when it was older
+// than StateVersion, else 0.
+func (s *State) MigratedFrom() int { return s.migratedFrom }
+
 // ParseState reads a state file's content. It is checked against the
 // state's schema first — the file may have been edited by hand, cut short,
 // or (in a workspace) committed by someone else — so a bad one is an error
-// naming the place, never a panic or a wrong decision. name is the file,
-// for messages.
+// naming the place, never a panic or a wrong decision; an older version is
+// migrated. name is the file, for messages.
 func ParseState(name string, data []byte) (*State, error) {
-	v, err := schema.NewValidator(schema.State)
-	if err != nil {
-		return nil, err
-	}
-	return parseState(v, name, data)
+	return parseState(nil, name, data)
 }
 
-func parseState(v *schema.Validator, name string, data []byte) (*State, error) {
+func parseState(validators map[string]*schema.Validator, name string, data []byte) (*State, error) {
 	startOver := fmt.Sprintf("move %s aside to start over (agyconf then treats every existing file as not its own, and asks before taking any over)", name)
-	var head struct {
-		Version *int `json:"version"`
-	}
-	if err := json.Unmarshal(data, &head); err == nil && head.Version != nil && *head.Version != StateVersion {
-		if *head.Version > StateVersion {
-			return nil, fmt.Errorf("state file %s has version %d, written by a newer agyconf; this one reads version %d: upgrade agyconf, or %s", name, *head.Version, StateVersion, startOver)
-		}
-		return nil, fmt.Errorf("state file %s has version %d; this agyconf reads version %d: %s", name, *head.Version, StateVersion, startOver)
-	}
 	if !json.Valid(data) {
 		var x any
 		return nil, fmt.Errorf("state file %s %v (cut short, or edited by hand); %s", name, jsonPosError(data, json.Unmarshal(data, &x)), startOver)
 	}
-	if err := v.ValidateJSON(schema.State, data); err != nil {
+	var head struct {
+		Version *int `json:"version"`
+	}
+	_ = json.Unmarshal(data, &head)
+	version := StateVersion
+	if head.Version != nil {
+		version = *head.Version
+	}
+	schemaName := schema.State
+	switch {
+	case version > StateVersion:
+		return nil, fmt.Errorf("state file %s has version %d, written by a newer agyconf; this one reads versions up to %d: upgrade agyconf, or %s", name, version, StateVersion, startOver)
+	case version == 1:
+		schemaName = schema.StateV1
+	case version < 1:
+		return nil, fmt.Errorf("state file %s has version %d, which no agyconf wrote; %s", name, version, startOver)
+	}
+	v := validators[schemaName]
+	if v == nil {
+		var err error
+		if v, err = schema.NewValidator(schemaName); err != nil {
+			return nil, err
+		}
+		if validators != nil {
+			validators[schemaName] = v
+		}
+	}
+	if err := v.ValidateJSON(schemaName, data); err != nil {
 		var de *schema.DocumentError
 		if errors.As(err, &de) && len(de.Findings) > 0 {
 			f := de.Findings[0]
@@ -89,18 +194,55 @@ func parseState(v *schema.Validator, name string, data []byte) (*State, error) {
 		}
 		return nil, fmt.Errorf("state file %s: %v; %s", name, err, startOver)
 	}
+	if version == 1 {
+		return migrateV1(name, data)
+	}
 	var s State
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("state file %s: %v; %s", name, err, startOver)
 	}
+	if s.Files == nil {
+		s.Files = map[string]*FileState{}
+	}
 	return &s, nil
+}
+
+// migrateV1 reads a state of version 1: one pending hash, no origins. A
+// version 1 state cannot say whether agyconf created a unit or found it
+// (it adopted identical content silently), so each is Unknown: never
+// removed, only released.
+func migrateV1(name string, data []byte) (*State, error) {
+	var v1 struct {
+		Files map[string]struct {
+			SHA256  string   `json:"sha256"`
+			Block   bool     `json:"block"`
+			Item    bool     `json:"item"`
+			Secrets []string `json:"secrets"`
+			Pending string   `json:"pending"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(data, &v1); err != nil {
+		return nil, fmt.Errorf("state file %s: %v", name, err)
+	}
+	s := NewState()
+	s.migratedFrom = 1
+	for k, f := range v1.Files {
+		fs := &FileState{SHA256: f.SHA256, Origin: OriginUnknown, Block: f.Block, Item: f.Item, Secrets: f.Secrets}
+		if f.Pending != "" {
+			fs.Pending = []string{f.Pending}
+		}
+		s.Files[k] = fs
+	}
+	return s, nil
 }
 
 // encode is the state's canonical form: sorted keys and lists, two-space
 // indent, a trailing newline.
 func (s *State) encode() ([]byte, error) {
+	s.Version = StateVersion
 	for _, f := range s.Files {
 		sort.Strings(f.Secrets)
+		sort.Strings(f.Pending)
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

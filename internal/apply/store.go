@@ -33,8 +33,8 @@ type Store struct {
 	fs   FS     // its Strict view, for everything of the store's own
 	dir  string // below the root, forward slashes
 
-	mu        sync.Mutex
-	validator *schema.Validator
+	mu         sync.Mutex
+	validators map[string]*schema.Validator
 }
 
 // NewStore is the store at dir (below the root of fsys, forward slashes).
@@ -50,18 +50,35 @@ func (s *Store) statePath(instance string) string { return path.Join(s.dir, inst
 // messages.
 func (s *Store) StatePath(instance string) string { return s.fs.Full(s.statePath(instance)) }
 
-// Check refuses a store reached through a link, or holding one where its
-// own files go: any segment of its folder, and the lock, .gitignore,
-// cache/, backups/ and the instance's state and cache files, must not be
-// links. It reads no content and creates nothing, so it runs before the
-// lock is taken.
+// Check refuses a store reached through a link, or holding one: no
+// segment of its folder, and nothing directly in it, in cache/ or in
+// backups/, may be a symbolic link (a cloned workspace could point any of
+// them anywhere). It reads no content and creates nothing, so it runs
+// before the lock is taken. instance, when set, is checked too even if it
+// does not exist yet.
 func (s *Store) Check(instance string) error {
 	if _, err := s.fs.Resolve(s.dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return s.linkErr(err)
 	}
-	for _, name := range []string{"lock", ".gitignore", "cache", "backups", instance + ".json", path.Join("cache", instance+".json")} {
+	names := []string{"lock", ".gitignore", "cache", "backups"}
+	if instance != "" {
+		names = append(names, instance+".json")
+	}
+	for _, name := range names {
 		if _, err := s.fs.Resolve(path.Join(s.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return s.linkErr(err)
+		}
+	}
+	for _, dir := range []string{s.dir, path.Join(s.dir, "cache"), path.Join(s.dir, "backups")} {
+		entries, err := s.fs.ReadDir(dir)
+		if err != nil {
+			continue // missing, or not a folder: the calls that need it say so
+		}
+		for _, e := range entries {
+			if e.Type()&fs.ModeSymlink != 0 {
+				target, _ := s.root.Readlink(path.Join(dir, e.Name()))
+				return s.linkErr(&confine.LinkError{Link: path.Join(dir, e.Name()), Target: target, Reason: confine.LinkRefused})
+			}
 		}
 	}
 	return nil
@@ -129,19 +146,6 @@ func (s *Store) Lock(write bool, wait time.Duration, notify func(holder string))
 	return func() { l.Close() }, nil
 }
 
-func (s *Store) schemaValidator() (*schema.Validator, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.validator == nil {
-		v, err := schema.NewValidator(schema.State)
-		if err != nil {
-			return nil, err
-		}
-		s.validator = v
-	}
-	return s.validator, nil
-}
-
 // LoadState reads an instance's state; a missing file is an empty state.
 func (s *Store) LoadState(instance string) (*State, error) {
 	return s.loadState(s.statePath(instance))
@@ -155,11 +159,12 @@ func (s *Store) loadState(name string) (*State, error) {
 	if err != nil {
 		return nil, s.linkErr(fmt.Errorf("reading state: %w", err))
 	}
-	v, err := s.schemaValidator()
-	if err != nil {
-		return nil, err
+	s.mu.Lock()
+	if s.validators == nil {
+		s.validators = map[string]*schema.Validator{}
 	}
-	st, err := parseState(v, s.fs.Full(name), data)
+	st, err := parseState(s.validators, s.fs.Full(name), data)
+	s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -216,23 +221,56 @@ func (s *Store) SaveState(instance string, st *State) error {
 	return nil
 }
 
-// Backup keeps the content a file had before agyconf first took it over,
-// under backups/, once: a later takeover never overwrites the first
-// backup. Mode 0600 in a 0700 folder: it may hold credentials.
-func (s *Store) Backup(file string, data []byte) error {
-	name := path.Join(s.dir, "backups", file)
-	if _, err := s.fs.Lstat(name); err == nil {
+// RemoveState removes an instance's state file, once another instance has
+// taken over everything it recorded.
+func (s *Store) RemoveState(instance string) error {
+	err := s.fs.Remove(s.statePath(instance))
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
+	}
+	return s.linkErr(err)
+}
+
+// HasState reports whether an instance has a state file.
+func (s *Store) HasState(instance string) bool {
+	_, err := s.fs.Lstat(s.statePath(instance))
+	return err == nil
+}
+
+// Backup keeps content agyconf is about to overwrite without having
+// written it, under backups/, named by a hash of the content: identical
+// content is kept once, and nothing is ever replaced. Mode 0600 in a 0700
+// folder: it may hold credentials. It returns the backup's id.
+func (s *Store) Backup(data []byte) (string, error) {
+	id := sum(data)[:32]
+	name := path.Join(s.dir, "backups", id)
+	if _, err := s.fs.Lstat(name); err == nil {
+		return id, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return s.linkErr(fmt.Errorf("backing up %s: %w", file, err))
+		return "", s.linkErr(fmt.Errorf("backing up: %w", err))
 	}
 	if err := s.fs.MkdirAll(path.Dir(name), 0o700); err != nil {
-		return s.linkErr(fmt.Errorf("backing up %s: %w", file, err))
+		return "", s.linkErr(fmt.Errorf("backing up: %w", err))
 	}
 	if err := s.fs.WriteFile(name, data, 0o600); err != nil {
-		return s.linkErr(fmt.Errorf("backing up %s: %w", file, err))
+		return "", s.linkErr(fmt.Errorf("backing up: %w", err))
 	}
-	return nil
+	return id, nil
+}
+
+// BackupPath is where a backup is, absolute, for messages.
+func (s *Store) BackupPath(id string) string { return s.fs.Full(path.Join(s.dir, "backups", id)) }
+
+// ReadBackup reads a backup back, to give it back.
+func (s *Store) ReadBackup(id string) ([]byte, error) {
+	if id == "" || strings.ContainsAny(id, "/.") {
+		return nil, fmt.Errorf("no backup %q", id)
+	}
+	data, _, err := s.fs.ReadFile(path.Join(s.dir, "backups", id), MaxLiveFileSize)
+	if err != nil {
+		return nil, s.linkErr(err)
+	}
+	return data, nil
 }
 
 // EnsureFile writes a small file of the store (a workspace's .gitignore)

@@ -113,6 +113,7 @@ EXAMPLES:
 			diffCommand(),
 			statusCommand(),
 			cleanCommand(),
+			backupsCommand(),
 			validateCommand(),
 			fmtCommand(),
 			hookCommand(),

@@ -54,6 +54,8 @@ value and
     and digits all present, and at least 2 in 5 neighbouring letters and
     digits switching between those three classes (hex and lowercase-only
     strings never count: name them in a key);
+  - or its value is a URL (it holds "://") holding a credential, as a
+    server URL can (below): postgres://app:PASSWORD@db/app;
   - or its value is JSON (a jsonencode() argument) holding such a key with
     a non-empty string or number, or such a value;
   - for args also: --FLAG=VALUE, or the argument after --FLAG unless it
@@ -71,6 +73,28 @@ config reads, and DIR/agyconf.hcl, which then calls secret_file(), is
 written mode 0600 too. A local server holding one gets secret_mode =
 "inline", so that it renders back to the same file. In workspace scope,
 where secret_file() is refused, such a value is not imported.
+
+A URL holds a credential in its userinfo's password (or a user name the
+value rule matches), a query parameter whose key matches the key rule
+(with a value) or whose value matches the value rule, a path segment or a
+fragment matching it. A server whose serverUrl, url or httpUrl holds one
+is not imported, since server_url cannot read secret_file(): the report
+shows the URL with <secret> in its place; move the credential into a
+header (headers = { Authorization = "Bearer ${secret_file(…)}" }) and
+import again. Every secret value import finds is replaced by <secret>
+wherever else it would be printed (the report, the migration diff, error
+messages).
+
+Links: in workspace scope (a cloned repository, possibly hostile) import
+never reads through a symbolic link that leads out of the root, or
+nowhere: it reports "not imported: PATH: is a link to TARGET, outside the
+project; agyconf does not read through it" and reads nothing of it. Links
+that stay inside the root are read. In global scope the root is your own
+home, whose files are often linked from elsewhere (a dotfiles checkout,
+/nix/store): links out of it are read. Either way only regular files are
+read, of at most 16 MiB each; a FIFO or a device is refused. Skill and
+plugin folders are imported only as folders of their own, and a link
+inside a skill folder is refused.
 
 Harnesses: MemPalace's plugin (its bash hooks or agyhook's) and xmsg's
 server, xmsg-register hook and skill become harness "mempalace" and
@@ -131,7 +155,11 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}
-	res, err := importer.Import(importer.Options{Root: root, Scope: scope, Product: product, Out: out, StateSecrets: secrets})
+	res, err := importer.Import(importer.Options{Root: root, Scope: scope, Product: product, Out: out, StateSecrets: secrets,
+		// A workspace may be a hostile clone: nothing is read through a
+		// link out of it. A home is the user's own, its dotfiles often
+		// linked from elsewhere (--help, "Links").
+		FollowLinksOut: scope == model.ScopeGlobal})
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}

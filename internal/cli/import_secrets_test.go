@@ -230,3 +230,126 @@ mcp_server "remote" {
 		t.Errorf("a command's output holds a canary:\n%s", &shown)
 	}
 }
+
+// TestImportLinkAndURLCanaries: what a hostile workspace can plant and
+// what a hand-written server URL can hold. In workspace scope links out
+// of the project — to a canary file, to /proc/self/environ — are reported
+// and never read, while a link inside still imports; in global scope a
+// link out of the home is read (--help, "Links"). Servers whose URL holds
+// a credential in its userinfo, a query parameter or a path segment, or
+// is no http URL at all, are reported with <secret> in its place and not
+// imported, a harmless URL is; beside xmsg's server in a compact file, so
+// that the migration diff shows the whole live line, redacted. No canary
+// is on stdout, on stderr or in any file --out writes.
+func TestImportLinkAndURLCanaries(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, s string) string {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	link := func(rel, target string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secret := write("outside/notes.md", "---\ntrigger: always_on\n---\n\ncanary-outside-file TOP-SECRET\n")
+	write("project/docs/inside.md", "---\ntrigger: always_on\n---\n\nShared from inside the project.\n")
+	link("project/.agents/rules/notes.md", secret)
+	link("project/.agents/workflows/env.md", "/proc/self/environ")
+	link("project/.agents/rules/inside.md", "../../docs/inside.md")
+	dotfile := write("dotfiles/linked.md", "---\nname: linked\ndescription: Kept in a dotfiles checkout\n---\n\nRead through a link out of the home.\n")
+	link("home/.gemini/config/agents/linked.md", dotfile)
+	write("home/.gemini/config/mcp_config.json", `{"mcpServers": {"xmsg": {"command": "xmsg", "args": ["mcp"], "disabledTools": []}, `+
+		`"userinfo": {"serverUrl": "https://user:hunter2-canary@mcp.example.com/sse"}, `+
+		`"query": {"serverUrl": "https://mcp.example.com/sse?api_key=ghp_canary0123456789abcdefABCDEF"}, `+
+		`"segment": {"serverUrl": "https://mcp.example.com/mcp/sk-ak-canary0123456789abcdef/sse"}, `+
+		`"invalid": {"url": "ftp://u:ghp_canary0123456789abcdefABCDEF@x/"}, `+
+		`"plain": {"serverUrl": "https://mcp.example.com/sse?mode=ro"}}}`+"\n")
+	// With its register hook, xmsg's server is the harness's (as in
+	// testdata/script/import_global.txtar).
+	write("home/.gemini/config/hooks.json", `{"xmsg-register": {"PreInvocation": [{"type": "command", "command": "xmsg register agy --hook"}]}}`+"\n")
+
+	var shown strings.Builder
+	run := func(args ...string) (string, string) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		code := Main(append([]string{"agyconf"}, args...), &stdout, &stderr)
+		fmt.Fprintf(&shown, "$ agyconf %s\n%s%s", strings.Join(args, " "), &stdout, &stderr)
+		if code != 0 {
+			t.Fatalf("agyconf %s: exit %d\n%s%s", strings.Join(args, " "), code, &stdout, &stderr)
+		}
+		return stdout.String(), stderr.String()
+	}
+	contains := func(what, text string, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s lacks %q:\n%s", what, w, text)
+			}
+		}
+	}
+
+	project := filepath.Join(dir, "project")
+	stdout, stderr := run("import", "--scope", "workspace", "--root", project)
+	contains("stderr", stderr,
+		"not imported: .agents/rules/notes.md: is a link to "+secret+", outside the project; agyconf does not read through it\n",
+		"not imported: .agents/workflows/env.md: is a link to /proc/self/environ, outside the project; agyconf does not read through it\n")
+	contains("stdout", stdout, `rule "inside" {`, "Shared from inside the project.")
+	run("import", "--scope", "workspace", "--root", project, "--out", filepath.Join(dir, "project-out"))
+
+	home := filepath.Join(dir, "home")
+	stdout, stderr = run("import", "--root", home, "--product", "cli")
+	contains("stdout", stdout, `agent "linked" {`, "Read through a link out of the home.",
+		`server_url = "https://mcp.example.com/sse?mode=ro"`, `harness "xmsg"`)
+	const header = `move it into a header (headers = { Authorization = "Bearer ${secret_file(…)}" }) and import again`
+	contains("stderr", stderr,
+		`mcpServers.userinfo: serverUrl "https://user:<secret>@mcp.example.com/sse" holds a credential (URL userinfo); `+header,
+		`mcpServers.query: serverUrl "https://mcp.example.com/sse?api_key=<secret>" holds a credential (query parameter api_key); `+header,
+		`mcpServers.segment: serverUrl "https://mcp.example.com/mcp/<secret>/sse" holds a credential (path segment); `+header,
+		`mcpServers.invalid: url "ftp://u:<secret>@x/" is not an absolute http or https URL`,
+		"migration diff (what agyconf render would change",
+		// The backstop: the live line, which no message quotes, redacted.
+		`-{"mcpServers": {"xmsg"`, `"serverUrl": "https://user:<secret>@mcp.example.com/sse"`)
+	for _, name := range []string{"userinfo", "query", "segment", "invalid"} {
+		if strings.Contains(stdout, `mcp_server "`+name+`"`) {
+			t.Errorf("the server %s, whose URL holds a credential, is imported:\n%s", name, stdout)
+		}
+	}
+	run("import", "--root", home, "--product", "cli", "--out", filepath.Join(dir, "home-out"))
+
+	// Nothing behind a link out of the project, and no credential of a
+	// URL, in any file --out wrote.
+	for _, out := range []string{"project-out", "home-out"} {
+		err := filepath.WalkDir(filepath.Join(dir, out), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if bytes.Contains(data, []byte("canary")) || bytes.Contains(data, []byte("PATH=")) {
+				t.Errorf("%s holds a canary:\n%s", p, data)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := shown.String(); strings.Contains(s, "canary") || strings.Contains(s, "TOP-SECRET") || strings.Contains(s, "PATH=") {
+		t.Errorf("a command's output holds a canary or the environment:\n%s", s)
+	}
+}

@@ -64,7 +64,8 @@ func applyFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`); default: $XDG_CONFIG_HOME/agyconf (~/.config/agyconf), where the Home Manager module links it"},
 		&cli.StringFlag{Name: "root", Usage: "render into `DIR` instead of the scope's default"},
-		&cli.StringFlag{Name: "instance", Usage: "name this config's state `NAME` (default: from the config's path); one per config rendering into a root"},
+		&cli.StringFlag{Name: "instance", Usage: "render as the config instance `NAME` (default: the config's own agyconf { instance }, else \"default\"); one per config rendering into a root"},
+		&cli.StringFlag{Name: "take-over", Usage: "take over everything the instance `NAME` owns under the root, as it is (moving a config to the Home Manager module); its state goes"},
 		diagFormatFlag(),
 		colorFlag(),
 	}
@@ -85,7 +86,20 @@ type session struct {
 // nothing set, it decides as if the config described nothing (clean).
 // The caller closes the session.
 func decide(c *cli.Context, nothing, write bool) (*session, error) {
-	path, format, err := configFlags(c)
+	return decideWith(c, nothing, write, false)
+}
+
+// decideWith is decide; args says the command takes positional arguments
+// of its own.
+func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
+	var path string
+	var format diagfmt.Format
+	var err error
+	if args {
+		path, format, err = configFlagsArgs(c)
+	} else {
+		path, format, err = configFlags(c)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +120,7 @@ func decide(c *cli.Context, nothing, write bool) (*session, error) {
 		return nil, exit(ExitBadInput, nil)
 	}
 	es, err := engine.Open(cfg, engine.Options{
-		Root: c.String("root"), Instance: c.String("instance"),
+		Root: c.String("root"), Instance: c.String("instance"), TakeOver: c.String("take-over"),
 		Write: write, Nothing: nothing,
 		Force: c.Bool("force"), Adopt: c.Bool("adopt"),
 		Secrets: secrets,
@@ -116,6 +130,9 @@ func decide(c *cli.Context, nothing, write bool) (*session, error) {
 	})
 	if err != nil {
 		return nil, exit(ExitBadInput, err)
+	}
+	for _, n := range es.Notes {
+		fmt.Fprintf(c.App.ErrWriter, "agyconf: %s\n", n)
 	}
 	return &session{Session: es, format: format}, nil
 }
@@ -188,10 +205,12 @@ func (s *session) execute(c *cli.Context, verb string) error {
 // cacheHit tries the short way of a render or check (engine.CacheHit).
 func cacheHit(c *cli.Context) (string, bool) {
 	path, err := configPath(c)
-	if err != nil || c.Bool("dry-run") || c.Bool("force") || c.Bool("adopt") || c.String("diagnostics-format") == "json" {
+	// Every flag that can change the outcome sends the run the long way:
+	// the cache records a plain render.
+	if err != nil || c.Bool("dry-run") || c.Bool("force") || c.Bool("adopt") || c.String("take-over") != "" || c.String("diagnostics-format") == "json" {
 		return "", false
 	}
-	return engine.CacheHit(path, c.String("root"), c.String("instance"), identity(), config.InputsUnchanged)
+	return engine.CacheHit(path, c.String("root"), c.String("instance"), c.Bool("check"), identity(), config.InputsUnchanged)
 }
 
 // identity names this agyconf build for the cache: a rebuilt binary may
@@ -214,6 +233,9 @@ var driftWords = map[apply.Action]string{
 	apply.Recreate: "missing",
 	apply.Update:   "changed",
 	apply.Adopt:    "changed",
+	apply.Found:    "changed",
+	apply.Restore:  "stale",
+	apply.Release:  "stale",
 	apply.Prune:    "stale",
 	apply.Keep:     "stale",
 	apply.Conflict: "conflict",
@@ -253,7 +275,7 @@ func report(out, errOut io.Writer, root string, changes []apply.Change, verb str
 		}
 	}
 	var parts []string
-	for _, a := range []apply.Action{apply.Create, apply.Recreate, apply.Update, apply.Adopt, apply.Prune, apply.Keep, apply.Conflict, apply.Unchanged} {
+	for _, a := range []apply.Action{apply.Create, apply.Recreate, apply.Update, apply.Adopt, apply.Found, apply.Prune, apply.Restore, apply.Release, apply.Keep, apply.Conflict, apply.Unchanged} {
 		if n := counts[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, a))
 		}

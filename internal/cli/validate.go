@@ -119,6 +119,11 @@ func configFlags(c *cli.Context) (path string, format diagfmt.Format, err error)
 	if err := noArgs(c); err != nil {
 		return "", "", err
 	}
+	return configFlagsArgs(c)
+}
+
+// configFlagsArgs is configFlags for a command with positional arguments.
+func configFlagsArgs(c *cli.Context) (path string, format diagfmt.Format, err error) {
 	format, err = diagfmt.ParseFormat(c.String("diagnostics-format"))
 	if err != nil {
 		return "", "", exit(ExitBadInput, err)

@@ -113,8 +113,8 @@ func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
 				d.errorf(attr.Expr.Range(), "Invalid path", "%s", msg)
 				continue
 			}
-			if layout.OverlapsStateDir(p) {
-				d.errorf(attr.Expr.Range(), "Invalid path", "%q is agyconf's own folder (%s or %s), inside it or above it: the state, lock and backups live there, and files rendered there would be overwritten by them. Choose another path.", p, layout.StateDir(model.ScopeGlobal), layout.StateDir(model.ScopeWorkspace))
+			if msg := layout.OverrideProblem(p); msg != "" {
+				d.errorf(attr.Expr.Range(), "Invalid path", "%s.", msg)
 				continue
 			}
 			if a.Layout == nil {
@@ -1165,8 +1165,8 @@ func (d *decoder) decodeACP(b *hcl.Block) *model.ACP {
 				d.errorf(attr.Expr.Range(), "Invalid path", "config_root is a clean path below the render root, the folder that holds an isolated home's .gemini, got %q.", p)
 			} else if msg := PathProblem(p); msg != "" {
 				d.errorf(attr.Expr.Range(), "Invalid path", "%s", msg)
-			} else if layout.OverlapsStateDir(p) {
-				d.errorf(attr.Expr.Range(), "Invalid path", "%q is agyconf's own folder (%s or %s), inside it or above it; choose another config_root.", p, layout.StateDir(model.ScopeGlobal), layout.StateDir(model.ScopeWorkspace))
+			} else if msg := layout.OverrideProblem(p); msg != "" {
+				d.errorf(attr.Expr.Range(), "Invalid path", "%s.", msg)
 			}
 			a.ConfigRoot = p
 		}

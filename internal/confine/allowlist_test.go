@@ -53,6 +53,7 @@ var allowed = map[string]string{
 	// The CLI: roots, configs and outputs named on the command line.
 	"internal/engine/open.go RenderRoot os.Stat":        "the render root itself, before it is opened as a Root",
 	"internal/cli/render.go identity os.Stat":           "agyconf's own executable, for the cache key",
+	"internal/engine/open.go claimsUnnamed os.Stat":     "whether the config a state last rendered from still exists",
 	"internal/engine/secrets.go Secrets os.Stat":        "whether an exec-mode secret file exists yet (it is never read)",
 	"internal/engine/secrets.go statSecret os.Stat":     "whether an inline secret could be read, for validate, which never reads one",
 	"internal/cli/validate.go configPath os.Stat":       "whether the default config exists",
@@ -71,19 +72,12 @@ var allowed = map[string]string{
 	"internal/lint/paths.go Paths os.Stat":             "a PATH validate is given",
 	"internal/lint/paths.go discover filepath.WalkDir": "the tree under a PATH validate is given (a walk does not follow links)",
 	"internal/lint/paths.go fileIsPluginDir os.Stat":   "whether a folder validate walks is a plugin",
-	// import: the tree --root names is read like validate's (each file
-	// bounded, importer.readFile); --out is opened as a Root.
-	"internal/cli/import.go runImport os.Stat":                "whether --out is a folder, and holds a config already",
-	"internal/cli/import.go writeImport os.MkdirAll":          "--out itself, before it is opened as a Root",
-	"internal/importer/importer.go Import os.Stat":            "the --root import reads",
-	"internal/importer/importer.go listDir os.ReadDir":        "a folder of the tree import reads (a listing cannot block)",
-	"internal/importer/importer.go run os.Stat":               "whether a legacy folder exists in the tree import reads",
-	"internal/importer/markdown.go readTree filepath.WalkDir": "a skill folder of the tree import reads (a walk does not follow links)",
-	"internal/importer/markdown.go skill os.Stat":             "whether a skill folder has its SKILL.md",
-	"internal/importer/markdown.go workflowDirs os.Stat":      "whether a workflow exists in another product's folder",
-	"internal/importer/plugin.go plugin filepath.WalkDir":     "a plugin folder of the tree import reads",
-	"internal/importer/plugin.go plugin os.Stat":              "whether a plugin's manifest and hooks exist",
-	"internal/importer/settings.go settingsFile os.Stat":      "whether the CLI's settings file exists",
+	// import: the tree --root names is read through a Root opened there
+	// (importer/tree.go); --out is opened as a Root.
+	"internal/cli/import.go runImport os.Stat":       "whether --out is a folder, and holds a config already",
+	"internal/cli/import.go writeImport os.MkdirAll": "--out itself, before it is opened as a Root",
+	"internal/importer/tree.go stat os.Stat":         "in global scope only (Options.FollowLinksOut), a name through a link out of the user's own home (or one that dangles), which the Root refused",
+	"internal/importer/tree.go readDir os.ReadDir":   "in global scope only (Options.FollowLinksOut), a folder through a link out of the user's own home, once stat said it is a folder",
 	// agyhook: a separate program agy runs as a hook, standard library
 	// only (cmd/agyhook's deps test), with its own state folder and no
 	// render root; its reads of what agy sends are bounded and

@@ -79,7 +79,9 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := r.root.Open(res)
+	// O_DIRECTORY: a FIFO swapped in for the folder fails at once
+	// instead of blocking the open.
+	f, err := r.root.OpenFile(res, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, r.pathErr("open", name, err)
 	}

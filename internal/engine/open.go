@@ -1,12 +1,11 @@
 package engine
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -25,8 +24,13 @@ type Options struct {
 	// scope, the current folder in workspace scope).
 	Root string
 	// Instance names the config's state; "" is the config's own
-	// (agyconf { instance }) or one derived from its path.
+	// (agyconf { instance }), else DefaultInstance.
 	Instance string
+	// TakeOver names another instance whose files and entries this one
+	// takes over as they are, with their history: its state is merged
+	// into this one's before deciding, and removed after the render
+	// (moving from a CLI config to the Home Manager module).
+	TakeOver string
 	// Write says the command will write (render, clean): it takes the lock
 	// exclusively, creating it. Without it (--check, --dry-run, diff,
 	// status) it takes the lock shared and only if it exists: a read-only
@@ -63,7 +67,13 @@ type Session struct {
 	// Workspace: the store is committed with the tree and keeps a
 	// .gitignore for what is not.
 	Workspace bool
-	release   func()
+	// Notes are said once, before the changes (a config that moved, a
+	// state that was migrated).
+	Notes []string
+	// retire are the states whose units this instance took over: removed
+	// once the render is in place.
+	retire  []string
+	release func()
 }
 
 // Open opens the config's render root, checks agyconf's store in it (no
@@ -82,7 +92,7 @@ func Open(c *Config, o Options) (*Session, error) {
 	if flag == "" {
 		flag = c.Model.Agyconf.Instance // the config names its own state
 	}
-	instance, err := InstanceName(flag, c.Path, root)
+	instance, err := InstanceName(flag)
 	if err != nil {
 		return nil, err
 	}
@@ -90,22 +100,25 @@ func Open(c *Config, o Options) (*Session, error) {
 	if o.Nothing {
 		plan = &render.Plan{}
 	}
-	return open(plan, root, c.Model.Agyconf, instance, o, c)
+	return open(plan, root, c.Model.Agyconf, instance, flag == "", o, c)
 }
 
-// open is Open for a plan, wherever it came from.
-func open(plan *render.Plan, root string, a model.Agyconf, instance string, o Options, c *Config) (*Session, error) {
+// open is Open for a plan, wherever it came from. unnamed says the
+// instance is the default one nobody named.
+func open(plan *render.Plan, root string, a model.Agyconf, instance string, unnamed bool, o Options, c *Config) (*Session, error) {
 	fsys, err := confine.Open(root, confine.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("render root: %w", err)
 	}
 	store := apply.NewStore(fsys, layout.StateDir(a.Scope))
+	l := layout.New(a)
 	s := &Session{Config: c, Root: root, FS: fsys, Store: store, Workspace: a.Scope == model.ScopeWorkspace, release: func() {}, Opts: apply.Options{
 		FS:          fsys,
 		Store:       store,
 		Instance:    instance,
 		Secrets:     SecretsFrom(o.Secrets),
-		KeepDirs:    layout.New(a).Folders(),
+		KeepDirs:    l.Folders(),
+		Places:      l.Writes,
 		Force:       o.Force,
 		Adopt:       o.Adopt,
 		ExecBitOnly: a.Scope == model.ScopeWorkspace,
@@ -133,13 +146,118 @@ func open(plan *render.Plan, root string, a model.Agyconf, instance string, o Op
 	if s.Opts.Others, err = store.LoadOthers(instance); err != nil {
 		return fail(err)
 	}
-	if s.State, err = store.LoadState(instance); err == nil {
-		s.Changes, err = apply.Decide(plan, s.State, s.Opts)
+	if s.State, err = store.LoadState(instance); err != nil {
+		return fail(err)
 	}
-	if err != nil {
+	cfgPath := ""
+	if c != nil {
+		cfgPath = recordedPath(c.Abs, root)
+	}
+	if err := s.claim(instance, unnamed, cfgPath); err != nil {
+		return fail(err)
+	}
+	if o.TakeOver != "" {
+		if err := s.takeOver(o.TakeOver); err != nil {
+			return fail(err)
+		}
+	}
+	s.State.Instance = instance
+	if cfgPath != "" {
+		s.State.Config = cfgPath
+	}
+	if s.Changes, err = apply.Decide(plan, s.State, s.Opts); err != nil {
 		return fail(err)
 	}
 	return s, nil
+}
+
+// claim settles whose state this is: a state of an older agyconf under a
+// name derived from the config's path becomes the default instance's; a
+// config that moved keeps its state, said once; two configs that both
+// exist and both claim the unnamed instance are refused.
+func (s *Session) claim(instance string, unnamed bool, cfgPath string) error {
+	st := s.State
+	if unnamed && !s.Store.HasState(instance) {
+		// States of version 1 were named after the config's path.
+		var legacy []string
+		for name, other := range s.Opts.Others {
+			if other.MigratedFrom() == 1 {
+				legacy = append(legacy, name)
+			}
+		}
+		sort.Strings(legacy)
+		switch {
+		case len(legacy) == 1:
+			s.adopt(legacy[0], fmt.Sprintf("the state %s, which an older agyconf named after the config's path, is now the state of the instance %q", s.Store.StatePath(legacy[0]), instance))
+			return nil
+		case len(legacy) > 1:
+			return fmt.Errorf("%s holds states of an older agyconf, named after their configs' paths: %s; this config renders as the instance %q: take over the one that is this config's with agyconf render --take-over NAME (once), or name this config's instance with agyconf { instance = \"NAME\" }", s.Store.Dir(), strings.Join(legacy, ", "), instance)
+		}
+	}
+	if st.Config == "" || cfgPath == "" || st.Config == cfgPath {
+		return nil
+	}
+	if unnamed && claimsUnnamed(st.Config, s.Root) {
+		return fmt.Errorf("%s and %s both render into %s as the unnamed instance %q, so each would prune the other's files: give one of them its own instance with agyconf { instance = \"NAME\" } (or --instance NAME)", st.Config, cfgPath, s.Root, instance)
+	}
+	s.Notes = append(s.Notes, fmt.Sprintf("the config of the instance %q moved from %s to %s; its state follows it", instance, st.Config, cfgPath))
+	return nil
+}
+
+// recordedPath is a config's path as the state records it: relative to
+// the root when it is inside it, so that a committed workspace state is
+// the same in every clone; absolute otherwise.
+func recordedPath(abs, root string) string {
+	if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return abs
+}
+
+// claimsUnnamed reports whether a config still exists at path (absolute,
+// or relative to root) and renders as the unnamed instance.
+func claimsUnnamed(path, root string) bool {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, filepath.FromSlash(path))
+	}
+	if _, err := os.Stat(path); err != nil {
+		return false
+	}
+	c := Load(path)
+	return c.Model != nil && c.Model.Agyconf.Instance == ""
+}
+
+// takeOver merges another instance's state into this one's: every file
+// and entry it owns becomes this instance's, with its history, and its
+// state goes once the render is in place.
+func (s *Session) takeOver(name string) error {
+	if _, ok := s.Opts.Others[name]; !ok {
+		var names []string
+		for n := range s.Opts.Others {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		if len(names) == 0 {
+			names = []string{"none"}
+		}
+		return fmt.Errorf("--take-over %s: no such instance renders into %s (instances there: %s)", name, s.Root, strings.Join(names, ", "))
+	}
+	s.adopt(name, fmt.Sprintf("the instance %q takes over everything the instance %q owns", s.Opts.Instance, name))
+	return nil
+}
+
+// adopt merges the state of instance name into this session's.
+func (s *Session) adopt(name, note string) {
+	other := s.Opts.Others[name]
+	for k, f := range other.Files {
+		if _, mine := s.State.Files[k]; !mine {
+			s.State.Files[k] = f
+		}
+	}
+	s.State.Backups = append(s.State.Backups, other.Backups...)
+	delete(s.Opts.Others, name)
+	s.retire = append(s.retire, name)
+	s.Notes = append(s.Notes, note)
 }
 
 // Close releases the lock and the root.
@@ -162,7 +280,16 @@ func (s *Session) Execute() error {
 			return err
 		}
 	}
-	return apply.Execute(s.Changes, s.State, s.Opts)
+	if err := apply.Execute(s.Changes, s.State, s.Opts); err != nil {
+		return err
+	}
+	for _, name := range s.retire {
+		// Everything it owned is this instance's now.
+		if err := s.Store.RemoveState(name); err != nil {
+			return fmt.Errorf("the render is in place, but %s could not be removed: %w; remove it by hand", s.Store.StatePath(name), err)
+		}
+	}
+	return nil
 }
 
 // SecretValues reads, as well as it can, the value of every secret the
@@ -219,53 +346,39 @@ func RenderRoot(flag string, scope model.Scope) (string, error) {
 	return abs, nil
 }
 
-// InstanceName names a config instance: flag, or the config's path —
-// relative to the root when inside it, so that a committed workspace and
-// its clones agree — made safe as a file name. Two configs rendering into
-// one root thus keep separate states and never prune each other's entries.
-// A config whose path changes every time (a Nix store path) needs
-// --instance.
-func InstanceName(flag, configPath, root string) (string, error) {
-	if flag != "" {
-		if !instanceRe.MatchString(flag) {
-			return "", fmt.Errorf("--instance %q: use letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit", flag)
-		}
-		return flag, nil
+// DefaultInstance is the instance of a config that names none: a config
+// renders as the default instance of its root, wherever the config is, so
+// moving it just works.
+const DefaultInstance = "default"
+
+// InstanceName is the instance a config renders as: the name given (the
+// flag, or the config's own agyconf { instance }), else DefaultInstance.
+func InstanceName(name string) (string, error) {
+	if name == "" {
+		return DefaultInstance, nil
 	}
-	abs, err := filepath.Abs(configPath)
-	if err != nil {
-		return "", err
-	}
-	name := abs
-	if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
-		name = rel
-	}
-	name = strings.Trim(unsafeRun.ReplaceAllString(filepath.ToSlash(name), "_"), "_.")
-	if name == "" || len(name) > 80 {
-		sum := sha256.Sum256([]byte(abs))
-		name = strings.Trim(name[max(0, len(name)-60):], "_.") + "-" + hex.EncodeToString(sum[:4])
+	if !instanceRe.MatchString(name) {
+		return "", fmt.Errorf("instance %q: use letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit, at most 80", name)
 	}
 	return name, nil
 }
 
-var (
-	instanceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
-	unsafeRun  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-)
+var instanceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
 
 // CacheHit tries the short way of a render or check: the cache of the last
 // render that ended in sync says nothing has changed since. It decodes
 // nothing, so it tries the store of either scope; the inputs it checks
-// include the config itself, scope and all. It returns the root of a hit.
-func CacheHit(configPath, rootFlag, instanceFlag, identity string, inputsUnchanged func([]model.Input) bool) (string, bool) {
+// include the config itself, scope and all. A check (the CI gate, which
+// may run on a pull request's tree) never trusts a workspace's cache,
+// which a repository could carry. It returns the root of a hit.
+func CacheHit(configPath, rootFlag, instanceFlag string, check bool, identity string, inputsUnchanged func([]model.Input) bool) (string, bool) {
 	for _, scope := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
+		if check && scope == model.ScopeWorkspace {
+			continue
+		}
 		root, err := RenderRoot(rootFlag, scope)
 		if err != nil {
 			continue
-		}
-		instance, err := InstanceName(instanceFlag, configPath, root)
-		if err != nil {
-			return "", false
 		}
 		if hit := func() bool {
 			fsys, err := confine.Open(root, confine.Options{})
@@ -274,7 +387,7 @@ func CacheHit(configPath, rootFlag, instanceFlag, identity string, inputsUnchang
 			}
 			defer fsys.Close()
 			store := apply.NewStore(fsys, layout.StateDir(scope))
-			return store.Check(instance) == nil && store.CacheHit(instance, identity, absPath(configPath), inputsUnchanged)
+			return store.Check("") == nil && store.CacheHit(identity, absPath(configPath), instanceFlag, inputsUnchanged)
 		}(); hit {
 			return root, true
 		}

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -32,11 +33,12 @@ func MigrationDiff(res *Result, root string) (string, error) {
 	// a first render with --adopt would make.
 	plan, diags := engine.Build(cfg)
 	if diags.HasErrors() {
-		return "", fmt.Errorf("rendering the harness blocks: %s", diags.Error())
+		return "", errors.New(res.Redact("rendering the harness blocks: " + diags.Error()))
 	}
 	changes, err := engine.DecideFresh(plan, root, cfg.Agyconf, engine.Options{Adopt: true})
 	if err != nil {
-		return "", err
+		// A message may quote a live file's content.
+		return "", errors.New(res.Redact(err.Error()))
 	}
 	var b strings.Builder
 	for _, ch := range apply.Files(changes) {
@@ -47,7 +49,23 @@ func MigrationDiff(res *Result, root string) (string, error) {
 		before, after := ch.Shown()
 		b.WriteString(udiff.Unified("a/"+ch.Path, "b/"+ch.Path, before, after))
 	}
-	return redactValues(b.String(), res.Secrets), nil
+	return res.Redact(b.String()), nil
+}
+
+// Redact replaces every secret value the import found in text by
+// <secret>: the one function through which everything the importer
+// prints passes — report items (Import), the migration diff and its
+// errors — so that a value some message happens to quote is still never
+// shown.
+func (res *Result) Redact(text string) string { return redactValues(text, res.Secrets) }
+
+// redactItem is an item with every secret value redacted from its text.
+func redactItem(it Item, values []string) Item {
+	it.Path = redactValues(it.Path, values)
+	it.Unit = redactValues(it.Unit, values)
+	it.Reason = redactValues(it.Reason, values)
+	it.Command = redactValues(it.Command, values)
+	return it
 }
 
 // redactValues replaces each value, as written and JSON-escaped (with
@@ -57,12 +75,45 @@ func redactValues(text string, values []string) string {
 		if v == "" {
 			continue
 		}
-		text = strings.ReplaceAll(text, v, render.Placeholder)
+		text = replaceValue(text, v)
 		for _, e := range jsonEscapes(v) {
 			if e != v {
-				text = strings.ReplaceAll(text, e, render.Placeholder)
+				text = replaceValue(text, e)
 			}
 		}
 	}
 	return text
+}
+
+// shortValue is the length below which a value is replaced only where it
+// stands alone: the key rule also takes KEYBOARD_LAYOUT = "us" for a
+// credential, and replacing every "us" inside a word would garble the
+// report, while a short value inside a longer word is no leak of it.
+const shortValue = 6
+
+// replaceValue replaces v in text by the placeholder: everywhere, or, when
+// v is short, where no letter or digit adjoins it.
+func replaceValue(text, v string) string {
+	if len(v) >= shortValue {
+		return strings.ReplaceAll(text, v, render.Placeholder)
+	}
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+	var b strings.Builder
+	for {
+		i := strings.Index(text, v)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		end := i + len(v)
+		if (i > 0 && alnum(text[i-1]) && alnum(v[0])) || (end < len(text) && alnum(text[end]) && alnum(v[len(v)-1])) {
+			// Inside a word: keep it and look on after its first byte.
+			b.WriteString(text[:i+1])
+			text = text[i+1:]
+			continue
+		}
+		b.WriteString(text[:i])
+		b.WriteString(render.Placeholder)
+		text = text[end:]
+	}
 }

@@ -7,8 +7,10 @@
 // the IDE's legacy mcp_config.json, parses each file as strictly as agy
 // does, builds a model.Config, recognises the wiring of the MemPalace and
 // xmsg harnesses, and prints the config with hclwrite. Nothing is written
-// under the root; secrets found inline (secrets.go says which) are never
-// copied into the config.
+// under the root, and everything is read through one reader (tree.go),
+// which never follows a link out of the root unless told to; secrets found
+// inline (secrets.go says which) are never copied into the config, and are
+// redacted from everything else the import prints.
 package importer
 
 import (
@@ -18,11 +20,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/layout"
@@ -50,6 +52,15 @@ type Options struct {
 	// each is a secret whatever it looks like. The caller reads the
 	// states; nil means there are none.
 	StateSecrets map[string][]string
+	// FollowLinksOut reads through symbolic links that lead out of Root.
+	// Unset, a link that leads out (or nowhere) is reported as not
+	// imported and nothing is read through it: a workspace is a cloned
+	// repository, possibly hostile, where a link to ~/.ssh/id_ed25519 or
+	// /proc/self/environ would otherwise be printed into the config. The
+	// CLI sets it in global scope only, where Root is the user's own home
+	// and dotfiles are often linked from elsewhere (a dotfiles checkout,
+	// /nix/store). Either way every read is bounded and never blocks.
+	FollowLinksOut bool
 }
 
 // Kinds of report items, in the order they are printed.
@@ -148,18 +159,24 @@ type importer struct {
 	bodyPath map[any]string
 	// tools collects tools entries harness recognition needs.
 	tools map[string]string
+	// tree is the live tree, the one way to read it.
+	tree *tree
+	// linkItems are the link items reported, so that a folder link is
+	// reported once, not for every file below it.
+	linkItems map[string]bool
 }
 
 // Import reads the live files under opts.Root and returns the config that
 // describes them.
 func Import(opts Options) (*Result, error) {
-	st, err := os.Stat(opts.Root)
-	if err != nil {
+	t, err := openTree(opts.Root, opts.FollowLinksOut)
+	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		return nil, fmt.Errorf("root %s is not a folder", opts.Root)
+	case err != nil:
 		return nil, fmt.Errorf("root: %w", err)
 	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("root %s is not a folder", opts.Root)
-	}
+	defer t.close()
 	switch {
 	case opts.Out != "":
 		opts.SecretDir = filepath.Join(opts.Out, "secrets")
@@ -177,6 +194,8 @@ func Import(opts Options) (*Result, error) {
 		tools:       map[string]string{},
 		secretFiles: map[string]string{},
 		state:       stateSet(opts.StateSecrets),
+		tree:        t,
+		linkItems:   map[string]bool{},
 	}
 	im.run()
 	if im.needV {
@@ -201,6 +220,11 @@ func Import(opts Options) (*Result, error) {
 	})
 	if opts.Out == "" {
 		im.files = nil
+	}
+	// The backstop: whatever a reason quotes, no secret value found
+	// anywhere in the tree is printed.
+	for i := range im.items {
+		im.items[i] = redactItem(im.items[i], im.values)
 	}
 	return &Result{Config: im.cfg, HCL: hcl, Files: im.files, Items: im.items, Secrets: im.values,
 		ReadsSecrets: readsSecrets(im.cfg), secretFiles: im.secretFiles}, nil
@@ -244,8 +268,10 @@ func (im *importer) run() {
 	}
 	if im.opts.Scope == model.ScopeWorkspace {
 		for _, legacy := range []string{".agent", "_agents", "_agent"} {
-			if fi, err := os.Stat(im.abs(legacy)); err == nil && fi.IsDir() {
+			if fi, err := im.tree.stat(legacy); err == nil && fi.IsDir() {
 				im.skip(legacy, "", "a legacy customization root; import reads .agents/, the root agyconf writes: move its files there first")
+			} else {
+				im.linkRefused(legacy, err)
 			}
 		}
 	}
@@ -259,11 +285,12 @@ func (im *importer) abs(rel string) string {
 
 // readFile reads a live file; a missing one is (nil, false) silently.
 func (im *importer) readFile(rel string) ([]byte, bool) {
-	// Bounded, and never blocking on a FIFO or a device.
-	data, err := confine.ReadFile(im.abs(rel), maxLiveFile)
+	data, _, err := im.tree.readFile(rel, maxLiveFile)
 	var nr *confine.NotRegularError
 	var tl *confine.TooLargeError
 	switch {
+	case im.linkRefused(rel, err):
+		return nil, false
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, false
 	case errors.As(err, &nr):
@@ -349,11 +376,12 @@ func lineCol(data []byte, off int) (int, int) {
 }
 
 // listDir returns a folder's entries sorted by name, hidden ones left out;
-// a missing folder is empty.
+// a missing folder is empty. An entry is as listed (a link is a link), but
+// a link the tree refuses is reported and left out.
 func (im *importer) listDir(rel string) []fs.DirEntry {
-	es, err := os.ReadDir(im.abs(rel))
+	es, err := im.tree.readDir(rel)
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
+		if !im.linkRefused(rel, err) && !errors.Is(err, fs.ErrNotExist) {
 			im.skip(rel, "", "cannot be read: %v", unwrap(err))
 		}
 		return nil
@@ -362,6 +390,11 @@ func (im *importer) listDir(rel string) []fs.DirEntry {
 	for _, e := range es {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			if _, err := im.tree.stat(join(rel, e.Name())); im.linkRefused(join(rel, e.Name()), err) {
+				continue
+			}
 		}
 		out = append(out, e)
 	}

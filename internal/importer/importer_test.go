@@ -404,15 +404,18 @@ func TestImportRoundTrip(t *testing.T) {
 		tree  string
 		scope model.Scope
 		out   bool
+		// links, when set, plants symbolic links in the copied tree and
+		// returns what the import must then show of them.
+		links func(t *testing.T, root string) func(t *testing.T, res *Result)
 	}{
-		{"global", model.ScopeGlobal, false},
-		{"global", model.ScopeGlobal, true},
-		{"workspace", model.ScopeWorkspace, false},
-		{"workspace", model.ScopeWorkspace, true},
+		{"global", model.ScopeGlobal, false, globalLinks},
+		{"global", model.ScopeGlobal, true, globalLinks},
+		{"workspace", model.ScopeWorkspace, false, workspaceLinks},
+		{"workspace", model.ScopeWorkspace, true, workspaceLinks},
 		// Hand-written credentials in every position, no state: the
 		// key-name and value rule (secrets.go).
-		{"secrets", model.ScopeGlobal, false},
-		{"secrets", model.ScopeGlobal, true},
+		{"secrets", model.ScopeGlobal, false, nil},
+		{"secrets", model.ScopeGlobal, true, nil},
 	} {
 		name := tc.tree
 		if tc.out {
@@ -420,13 +423,23 @@ func TestImportRoundTrip(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			root := copyTree(t, filepath.Join("testdata", tc.tree))
-			opts := Options{Root: root, Scope: tc.scope, Product: model.ProductBoth}
+			var checkLinks func(t *testing.T, res *Result)
+			if tc.links != nil {
+				checkLinks = tc.links(t, root)
+			}
+			// As the CLI sets it: links out are read in the user's own
+			// home only.
+			opts := Options{Root: root, Scope: tc.scope, Product: model.ProductBoth, FollowLinksOut: tc.scope == model.ScopeGlobal}
 			if tc.out {
 				opts.Out = t.TempDir()
 			}
 			res, err := Import(opts)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if checkLinks != nil {
+				checkLinks(t, res)
+				checkSecretsKept(t, root, res)
 			}
 			if tc.scope == model.ScopeWorkspace && !tc.out {
 				// Skill sources are relative to the workspace root, where
@@ -462,6 +475,148 @@ func TestImportRoundTrip(t *testing.T) {
 				t.Error("two imports of one tree differ")
 			}
 		})
+	}
+}
+
+// plant writes a file below dir, its folders made.
+func plant(t *testing.T, dir, rel, data string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// symlink makes rel below root a symbolic link to target.
+func symlink(t *testing.T, root, rel, target string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// outsideTree is a folder outside any root holding, in every shape import
+// reads, a file that would import if it were read, each carrying
+// "canary-outside": what no link out of a workspace may bring in.
+func outsideTree(t *testing.T) string {
+	t.Helper()
+	out := t.TempDir()
+	for rel, data := range map[string]string{
+		"mcp.json":               `{"mcpServers": {"leak": {"command": "canary-outside-mcp"}}}`,
+		"legacy.json":            `{"mcpServers": {"old": {"command": "canary-outside-legacy"}}}`,
+		"hooks.json":             `{"leak": {"Stop": [{"type": "command", "command": "canary-outside-hook", "timeout": 5}]}}`,
+		"settings.json":          `{"model": "canary-outside-model"}`,
+		"plugin.json":            `{"name": "q", "description": "canary-outside-plugin"}`,
+		"rule.md":                "---\ntrigger: always_on\n---\n\ncanary-outside-rule\n",
+		"a.md":                   "---\nname: a\ndescription: canary-outside-agent\n---\n\ncanary-outside-agent\n",
+		"workflow.md":            "---\ndescription: canary-outside-workflow\n---\n\ncanary-outside-workflow\n",
+		"GEMINI.md":              blockBegin + "\n## leak\n\ncanary-outside-gemini\n" + blockEnd + "\n",
+		"skill/SKILL.md":         "---\nname: t\ndescription: canary-outside-skill\n---\n\ncanary-outside-skill\n",
+		"plugin/plugin.json":     `{"name": "evil"}`,
+		"plugin/mcp_config.json": `{"mcpServers": {"leak": {"command": "canary-outside-plugin-mcp"}}}`,
+		"rules/r.md":             "---\ntrigger: always_on\n---\n\ncanary-outside-plugin-rule\n",
+		"skills/s/SKILL.md":      "---\nname: s\ndescription: canary-outside-plugin-skill\n---\n\ncanary-outside-plugin-skill\n",
+		"agents/a.md":            "---\nname: a\ndescription: canary-outside-plugin-agent\n---\n\ncanary-outside-plugin-agent\n",
+	} {
+		plant(t, out, rel, data)
+	}
+	return out
+}
+
+// linkItem is the report line for a link import refuses to read through.
+func linkItem(rel, target, where string) string {
+	return fmt.Sprintf("not imported: %s: is a link to %s, outside %s; agyconf does not read through it", rel, target, where)
+}
+
+// checkItems fails unless every want is a line of the report.
+func checkItems(t *testing.T, res *Result, want ...string) {
+	t.Helper()
+	var lines []string
+	for _, it := range res.Items {
+		lines = append(lines, it.String())
+	}
+	for _, w := range want {
+		if !slices.Contains(lines, w) {
+			t.Errorf("the report lacks %q:\n%s", w, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// workspaceLinks plants links out of the workspace — absolute and
+// climbing, to files and folders, to /proc/self/environ — in every folder
+// import lists, one that dangles, and links that stay inside, relative
+// and absolute. Nothing is read through the first kinds (checkSecretsKept
+// finds no canary; each is reported); the others import, and the round
+// trip compares them with the files they lead to.
+func workspaceLinks(t *testing.T, root string) func(*testing.T, *Result) {
+	out := outsideTree(t)
+	plant(t, root, "shared/inside.md", "---\ntrigger: always_on\n---\n\nLinked from inside the project.\n")
+	plant(t, root, "shared/flow.md", "---\ndescription: Linked\n---\n\nFlow through a link.\n")
+	plant(t, root, ".agents/skills/peek/SKILL.md", "---\nname: peek\ndescription: Holds a link\n---\n\nPeek.\n")
+	symlink(t, root, ".agents/rules/inside.md", "../../shared/inside.md")
+	symlink(t, root, ".agents/workflows/flow.md", filepath.Join(root, "shared/flow.md"))
+	climb, err := filepath.Rel(filepath.Join(root, ".agents/rules"), filepath.Join(out, "rule.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		".agents/rules/outside.md":  filepath.Join(out, "rule.md"),
+		".agents/rules/climb.md":    climb,
+		".agents/workflows/env.md":  "/proc/self/environ",
+		".agents/workflows/leak.md": filepath.Join(out, "workflow.md"),
+		".agents/agents/a.md":       filepath.Join(out, "a.md"),
+		".agents/skills/t":          filepath.Join(out, "skill"),
+		".agents/skills/peek/x.md":  filepath.Join(out, "rule.md"),
+		".agents/plugins/evil":      filepath.Join(out, "plugin"),
+	}
+	for rel, target := range links {
+		symlink(t, root, rel, target)
+	}
+	symlink(t, root, ".agents/rules/gone.md", "nothing-here.md")
+	return func(t *testing.T, res *Result) {
+		t.Helper()
+		var want []string
+		for rel, target := range links {
+			if rel != ".agents/skills/peek/x.md" {
+				want = append(want, linkItem(rel, target, "the project"))
+			}
+		}
+		want = append(want, "not imported: .agents/rules/gone.md: is a link to nothing-here.md, which does not exist; agyconf does not read through it",
+			// A link inside a skill folder is refused whatever it leads
+			// to, as before.
+			"not imported: .agents/skills/peek: x.md is a symbolic link, which agyconf refuses in a skill folder (it could copy anything into the tree)")
+		checkItems(t, res, want...)
+		for _, w := range []string{`rule "inside" {`, "Linked from inside the project.", `workflow "flow" {`, "Flow through a link."} {
+			if !bytes.Contains(res.HCL, []byte(w)) && !slices.ContainsFunc(sortedKeys(res.Files), func(k string) bool { return bytes.Contains(res.Files[k].Data, []byte(w)) }) {
+				t.Errorf("a link inside the project is not imported: no %q in\n%s", w, res.HCL)
+			}
+		}
+		if bytes.Contains(res.HCL, []byte("PATH=")) || bytes.Contains(res.HCL, []byte(`"env"`)) {
+			t.Errorf("/proc/self/environ was read:\n%s", res.HCL)
+		}
+	}
+}
+
+// globalLinks links an agent from outside the home, as a dotfiles
+// checkout elsewhere or Home Manager's /nix/store would: in global scope
+// (Options.FollowLinksOut, which the CLI sets there) it is read and
+// imported, and the round trip compares it with the file it leads to.
+func globalLinks(t *testing.T, root string) func(*testing.T, *Result) {
+	dotfiles := t.TempDir()
+	plant(t, dotfiles, "linked.md", "---\nname: linked\ndescription: Lives in a dotfiles checkout\n---\n\nRead through a link out of the home.\n")
+	symlink(t, root, ".gemini/config/agents/linked.md", filepath.Join(dotfiles, "linked.md"))
+	return func(t *testing.T, res *Result) {
+		t.Helper()
+		if !bytes.Contains(res.HCL, []byte(`agent "linked" {`)) {
+			t.Errorf("a link out of the home is not read in global scope:\n%s", res.HCL)
+		}
 	}
 }
 
@@ -666,4 +821,104 @@ mcp_server "api" {
 	if !strings.Contains(report(res, root), "converted: .gemini/config/mcp_config.json mcpServers.api.env: a credential in env moves into the agyhook exec-env wrapping") {
 		t.Errorf("the move into the wrapping is not reported:\n%s", report(res, root))
 	}
+}
+
+// TestImportLinksOut makes every file and folder import reads a link out
+// of the root — mcp_config.json (the IDE's legacy one too), hooks.json,
+// settings.json, GEMINI.md, a rule, a workflow, a subagent, a SKILL.md, a
+// skill folder, a plugin folder, a plugin's manifest, servers, hooks,
+// rules, skills and subagents, the legacy root — in both scopes. Without
+// Options.FollowLinksOut each is reported as a link and nothing of what
+// it leads to is in the config, the report or a file; with it (what the
+// CLI sets in global scope) the same tree imports what the links lead to.
+func TestImportLinksOut(t *testing.T) {
+	kinds := map[model.Scope]struct {
+		prefix string
+		links  map[string]string // below the root: the outside file
+	}{
+		model.ScopeWorkspace: {".agents/", map[string]string{
+			".agents/mcp_config.json":    "mcp.json",
+			".agents/hooks.json":         "hooks.json",
+			".antigravity/settings.json": "settings.json",
+			".agents/rules/r.md":         "rule.md",
+			".agents/workflows/w.md":     "workflow.md",
+			".agent":                     ".",
+		}},
+		model.ScopeGlobal: {".gemini/config/", map[string]string{
+			".gemini/config/mcp_config.json":                "mcp.json",
+			".gemini/antigravity/mcp_config.json":           "legacy.json",
+			".gemini/config/hooks.json":                     "hooks.json",
+			".gemini/antigravity-cli/settings.json":         "settings.json",
+			".gemini/GEMINI.md":                             "GEMINI.md",
+			".gemini/antigravity-cli/global_workflows/w.md": "workflow.md",
+		}},
+	}
+	for _, scope := range []model.Scope{model.ScopeWorkspace, model.ScopeGlobal} {
+		for _, follow := range []bool{false, true} {
+			if scope == model.ScopeWorkspace && follow {
+				continue // the CLI never follows links out of a workspace
+			}
+			t.Run(fmt.Sprintf("%s-follow-%v", scope, follow), func(t *testing.T) {
+				root, out := t.TempDir(), outsideTree(t)
+				k := kinds[scope]
+				links := map[string]string{}
+				for rel, target := range k.links {
+					links[rel] = filepath.Join(out, target)
+				}
+				for rel, target := range map[string]string{
+					"agents/a.md":               "a.md",
+					"skills/s/SKILL.md":         "skill/SKILL.md",
+					"skills/t":                  "skill",
+					"plugins/evil":              "plugin",
+					"plugins/q/plugin.json":     "plugin.json",
+					"plugins/k/mcp_config.json": "plugin/mcp_config.json",
+					"plugins/k/hooks.json":      "hooks.json",
+					"plugins/k/rules":           "rules",
+					"plugins/k/skills":          "skills",
+					"plugins/k/agents":          "agents",
+				} {
+					links[k.prefix+rel] = filepath.Join(out, target)
+				}
+				plant(t, root, k.prefix+"plugins/k/plugin.json", `{"name": "k"}`)
+				for rel, target := range links {
+					symlink(t, root, rel, filepath.Clean(target))
+				}
+				res, err := Import(Options{Root: root, Scope: scope, Product: model.ProductBoth, FollowLinksOut: follow})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if follow {
+					for _, w := range []string{"canary-outside-mcp", "canary-outside-hook", "canary-outside-model", "canary-outside-gemini",
+						"canary-outside-agent", "canary-outside-workflow", "canary-outside-legacy", "canary-outside-plugin-mcp", "canary-outside-plugin-rule",
+						"canary-outside-plugin-agent", "canary-outside-plugin-skill"} {
+						if !bytes.Contains(res.HCL, []byte(w)) {
+							t.Errorf("a link out of the home is not read: no %s in\n%s", w, res.HCL)
+						}
+					}
+					return
+				}
+				var want []string
+				for rel, target := range links {
+					want = append(want, linkItem(rel, filepath.Clean(target), map[model.Scope]string{model.ScopeWorkspace: "the project", model.ScopeGlobal: "the root"}[scope]))
+				}
+				checkItems(t, res, want...)
+				checkSecretsKept(t, root, res)
+				if bytes.Contains(res.HCL, []byte("leak")) {
+					t.Errorf("something behind a link was imported:\n%s", res.HCL)
+				}
+			})
+		}
+	}
+
+	// A whole customization folder linked out: one item, nothing read.
+	root, out := t.TempDir(), outsideTree(t)
+	symlink(t, root, ".agents", filepath.Join(out, "plugin"))
+	res, err := Import(Options{Root: root, Scope: model.ScopeWorkspace, Product: model.ProductBoth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := linkItem(".agents", filepath.Join(out, "plugin"), "the project"); len(res.Items) != 1 || res.Items[0].String() != want {
+		t.Errorf("got %v, want the one item %q", res.Items, want)
+	}
+	checkSecretsKept(t, root, res)
 }

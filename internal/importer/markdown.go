@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -119,6 +117,13 @@ func (im *importer) skills(dir, outDir string) []*model.Skill {
 	var out []*model.Skill
 	for _, e := range im.listDir(dir) {
 		rel := join(dir, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 {
+			if fi, err := im.tree.stat(rel); err == nil && fi.IsDir() {
+				// As internal/config refuses a link as a skill's source.
+				im.skip(rel, "", "a link to a folder; agyconf imports a skill folder only as a folder of its own (a link could bring anything into the tree): replace the link by the folder")
+				continue
+			}
+		}
 		if !e.IsDir() {
 			if strings.HasSuffix(e.Name(), ".md") {
 				im.skip(rel, "", "a flat skill file is never discovered; Antigravity reads skills/<name>/SKILL.md")
@@ -142,7 +147,7 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 		return nil
 	}
 	md := join(rel, "SKILL.md")
-	if _, err := os.Stat(im.abs(md)); err != nil {
+	if !im.exists(md) {
 		im.skip(rel, "", "has no SKILL.md, so Antigravity does not load it")
 		return nil
 	}
@@ -159,7 +164,10 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 		im.skip(md, "", "the frontmatter names the skill %v, but its folder is %q; rename one of them", n, name)
 		return nil
 	}
-	files, err := readTree(im.abs(rel))
+	files, err := im.readTree(rel)
+	if im.linkRefused(rel, err) {
+		return nil
+	}
 	if err != nil {
 		im.skip(rel, "", "%v", err)
 		return nil
@@ -208,52 +216,49 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 	return s
 }
 
-// readTree reads a skill folder as internal/config does: regular files
-// only, hidden entries skipped, at most 1,000 files and 8 MiB.
-func readTree(dir string) ([]model.File, error) {
+// readTree reads a skill folder (rel, below the root) as internal/config
+// does: regular files only, hidden entries skipped, at most 1,000 files
+// and 8 MiB; a link anywhere in it is refused.
+func (im *importer) readTree(rel string) ([]model.File, error) {
 	var files []model.File
 	total := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	var walk func(sub string) error
+	walk = func(sub string) error {
+		es, err := im.tree.readDir(join(rel, sub))
 		if err != nil {
 			return err
 		}
-		if p == dir {
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
+		for _, e := range es {
+			if strings.HasPrefix(e.Name(), ".") {
+				continue
 			}
-			return nil
+			p := join(sub, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				return fmt.Errorf("%s is a symbolic link, which agyconf refuses in a skill folder (it could copy anything into the tree)", p)
+			case e.IsDir():
+				if err := walk(p); err != nil {
+					return err
+				}
+				continue
+			case !e.Type().IsRegular():
+				return fmt.Errorf("%s is not a regular file", p)
+			}
+			data, info, err := im.tree.readFile(join(rel, p), int64(8<<20-total))
+			var tl *confine.TooLargeError
+			if err != nil && !errors.As(err, &tl) {
+				return err
+			}
+			total += len(data)
+			if len(files) >= 1000 || tl != nil {
+				return fmt.Errorf("the folder holds more than 1,000 files or 8 MiB, more than agyconf copies")
+			}
+			sum := sha256.Sum256(data)
+			files = append(files, model.File{Path: p, Data: data, Executable: info.Mode()&0o111 != 0, SHA256: hex.EncodeToString(sum[:])})
 		}
-		rel, _ := filepath.Rel(dir, p)
-		if d.Type()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%s is a symbolic link, which agyconf refuses in a skill folder (it could copy anything into the tree)", filepath.ToSlash(rel))
-		}
-		if d.IsDir() {
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("%s is not a regular file", filepath.ToSlash(rel))
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		data, err := confine.ReadFile(p, int64(8<<20-total))
-		var tl *confine.TooLargeError
-		if err != nil && !errors.As(err, &tl) {
-			return err
-		}
-		total += len(data)
-		if len(files) >= 1000 || tl != nil {
-			return fmt.Errorf("the folder holds more than 1,000 files or 8 MiB, more than agyconf copies")
-		}
-		sum := sha256.Sum256(data)
-		files = append(files, model.File{Path: filepath.ToSlash(rel), Data: data, Executable: info.Mode()&0o111 != 0, SHA256: hex.EncodeToString(sum[:])})
 		return nil
-	})
-	if err != nil {
+	}
+	if err := walk(""); err != nil {
 		return nil, err
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
@@ -542,7 +547,7 @@ func (im *importer) workflowDirs() {
 		w := byName[n]
 		for _, dir := range dirs {
 			if dir != from[n] {
-				if _, err := os.Stat(im.abs(join(dir, n+".md"))); err != nil {
+				if !im.exists(join(dir, n+".md")) {
 					im.conv(join(from[n], n+".md"), "", "render writes it to %s too (product %q has both folders)", dir, im.opts.Product)
 				}
 			}

@@ -131,13 +131,43 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 	srv := &model.MCPServer{Name: name}
 	secretsBefore := im.nSecrets
 	str := func(k string) string { s, _ := m[k].(string); return s }
+	// Every URL field, the ones agy ignores too, is searched for
+	// credentials, so that none is printed anywhere (redactValues).
+	shownURL, urlCreds := map[string]string{}, map[string][]string{}
+	for _, k := range []string{"serverUrl", "url", "httpUrl"} {
+		if u := str(k); u != "" {
+			shownURL[k], urlCreds[k] = im.urlSecrets(u)
+		}
+	}
 	remoteURL, urlKey := str("serverUrl"), "serverUrl"
 	if remoteURL == "" && str("url") != "" {
 		remoteURL, urlKey = str("url"), "url"
-		im.conv(file, unit+".url", "written as serverUrl, the field agy reads first (agy reads url too: no change in behaviour)")
 	}
 	if remoteURL == "" && str("httpUrl") != "" {
 		remoteURL, urlKey = str("httpUrl"), "httpUrl"
+	}
+	if remoteURL != "" {
+		if u, err := url.Parse(remoteURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
+			// Quoted with its credentials redacted: url.Parse's own
+			// error would quote them.
+			im.skip(file, unit, "%s %q is not an absolute http or https URL", urlKey, shownURL[urlKey])
+			return nil
+		}
+		if creds := urlCreds[urlKey]; len(creds) > 0 {
+			// server_url cannot read a secret_file(): a header can.
+			where := ""
+			if im.opts.Scope == model.ScopeWorkspace {
+				where = ", in a global config (a workspace tree may not carry secret_file())"
+			}
+			im.skip(file, unit, "%s %q holds a credential (%s); move it into a header (headers = { Authorization = \"Bearer ${secret_file(…)}\" })%s and import again",
+				urlKey, shownURL[urlKey], strings.Join(creds, ", "), where)
+			return nil
+		}
+	}
+	switch urlKey {
+	case "url":
+		im.conv(file, unit+".url", "written as serverUrl, the field agy reads first (agy reads url too: no change in behaviour)")
+	case "httpUrl":
 		im.conv(file, unit+".httpUrl", "written as serverUrl: agy does not read httpUrl, so this server connected nowhere until now")
 	}
 	if urlKey == "serverUrl" {
@@ -151,10 +181,6 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 		im.skip(file, unit+".type", "not written: agyconf writes remote servers as serverUrl, which needs no type")
 	}
 	if remoteURL != "" {
-		if u, err := url.Parse(remoteURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
-			im.skip(file, unit, "%s %q is not an absolute http or https URL", urlKey, remoteURL)
-			return nil
-		}
 		srv.ServerURL = remoteURL
 		for _, k := range []string{"command", "args", "env", "cwd"} {
 			if _, has := m[k]; has {

@@ -2,8 +2,6 @@ package importer
 
 import (
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/model"
@@ -13,6 +11,12 @@ import (
 func (im *importer) plugins(dir string) {
 	for _, e := range im.listDir(dir) {
 		rel := join(dir, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 {
+			if fi, err := im.tree.stat(rel); err == nil && fi.IsDir() {
+				im.skip(rel, "", "a link to a folder; agyconf imports a plugin only as a folder of its own, which render writes: replace the link by the folder")
+				continue
+			}
+		}
 		if !e.IsDir() {
 			im.skip(rel, "", "not a plugin folder")
 			continue
@@ -28,7 +32,7 @@ var pluginParts = map[string]bool{"plugin.json": true, "mcp_config.json": true, 
 
 func (im *importer) plugin(rel, dirName string) *model.Plugin {
 	manifest := join(rel, "plugin.json")
-	if _, err := os.Stat(im.abs(manifest)); err != nil {
+	if !im.exists(manifest) {
 		im.skip(rel, "", "has no plugin.json, so agy does not load it as a plugin")
 		return nil
 	}
@@ -99,7 +103,7 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 	if doc, ok := im.readJSON(join(rel, "hooks.json")); ok {
 		pl.Hooks = im.hooks(join(rel, "hooks.json"), doc)
 	}
-	if _, err := os.Stat(im.abs(join(rel, "hooks", "hooks.json"))); err == nil {
+	if im.exists(join(rel, "hooks", "hooks.json")) {
 		im.skip(join(rel, "hooks", "hooks.json"), "", "agy ignores a plugin's hooks/hooks.json in favour of its root hooks.json")
 	}
 	out := join("plugins", name)
@@ -109,27 +113,26 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 	// Everything else in the folder is not part of the model: it stays
 	// where it is (hook scripts, READMEs), and render leaves it alone.
 	var other []string
-	_ = filepath.WalkDir(im.abs(rel), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == im.abs(rel) {
-			return nil
+	var walk func(sub string)
+	walk = func(sub string) {
+		// Listed, never read: an entry that cannot be listed is left out.
+		es, err := im.tree.readDir(join(rel, sub))
+		if err != nil {
+			return
 		}
-		r, _ := filepath.Rel(im.abs(rel), p)
-		r = filepath.ToSlash(r)
-		top, _, _ := strings.Cut(r, "/")
-		if pluginParts[top] || strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() && top != r && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
+		for _, e := range es {
+			r := join(sub, e.Name())
+			if strings.HasPrefix(e.Name(), ".") || (sub == "" && pluginParts[e.Name()]) {
+				continue
 			}
-			if d.IsDir() && pluginParts[top] {
-				return filepath.SkipDir
+			if e.IsDir() {
+				walk(r)
+			} else if r != "hooks/hooks.json" {
+				other = append(other, r)
 			}
-			return nil
 		}
-		if !d.IsDir() && r != "hooks/hooks.json" {
-			other = append(other, r)
-		}
-		return nil
-	})
+	}
+	walk("")
 	for _, o := range other {
 		im.skip(join(rel, o), "", "not a plugin component agyconf models; it stays in place and render leaves it alone")
 	}

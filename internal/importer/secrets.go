@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/render"
 	"github.com/agyconf/agyconf/internal/shellquote"
 )
 
@@ -71,9 +74,24 @@ var (
 func keySays(name string) bool { return secretKeyRe.MatchString(name) }
 
 // valueSays reports whether a value looks like a credential whatever its
-// key: a known shape, a random-looking run, or JSON (a jsonencode() arg)
-// holding one, which makes the whole string secret.
+// key: a known shape, a random-looking run, a URL holding one
+// (urlCredentials), or JSON (a jsonencode() arg) holding one, which makes
+// the whole string secret.
 func valueSays(v string) bool {
+	if shapeSays(v) {
+		return true
+	}
+	if strings.Contains(v, "://") {
+		if _, where, _ := urlCredentials(v); len(where) > 0 {
+			return true
+		}
+	}
+	return jsonSays(v)
+}
+
+// shapeSays reports whether a value has a credential's shape or holds a
+// random-looking run.
+func shapeSays(v string) bool {
 	if secretValueRe.MatchString(v) {
 		return true
 	}
@@ -82,7 +100,7 @@ func valueSays(v string) bool {
 			return true
 		}
 	}
-	return jsonSays(v)
+	return false
 }
 
 // randomLooking reports whether a run of token characters reads as random
@@ -391,4 +409,161 @@ func jsonEscapes(v string) []string {
 	_ = e.Encode(v)
 	plain := strings.TrimSuffix(b.String(), "\n")
 	return []string{string(enc[1 : len(enc)-1]), plain[1 : len(plain)-1]}
+}
+
+// urlSecrets is urlCredentials for a server's URL: each credential it
+// finds joins the values redacted from everything the import prints.
+//
+// The input language has no secret_file() in server_url, so a server
+// whose URL holds one cannot be imported faithfully: the caller reports
+// it, and writes nothing of it.
+func (im *importer) urlSecrets(raw string) (shown string, where []string) {
+	shown, where, values := urlCredentials(raw)
+	im.values = append(im.values, values...)
+	return shown, where
+}
+
+// urlCredentials finds the credentials a URL holds, by the same rule: the
+// userinfo's password, or a user name the value rule calls a credential
+// ("URL userinfo"); a query parameter whose key names a credential and
+// whose value is not empty, or whose value looks like one ("query
+// parameter KEY"); a path segment that looks like one ("path segment");
+// the fragment, judged as a query ("URL fragment"). It works on the text
+// as written, so that a URL that does not parse is redacted too, and
+// returns the URL with each credential replaced by <secret>, for messages,
+// what each is, and the credentials themselves, as written and decoded.
+func urlCredentials(raw string) (shown string, where, values []string) {
+	secret := func(v string) string {
+		for _, x := range []string{v, unescape(v), queryUnescape(v)} {
+			if x != "" && !slices.Contains(values, x) {
+				values = append(values, x)
+			}
+		}
+		return render.Placeholder
+	}
+	// Every part judged is shorter than raw, so valueSays, which calls
+	// back here for a URL inside a part, ends.
+	says := func(part string) bool { return part != raw && valueSays(part) }
+	rest, frag, hasFrag := strings.Cut(raw, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
+	var b strings.Builder
+	// The authority: after "scheme://", up to the path.
+	if i := strings.Index(rest, "//"); i >= 0 && !strings.Contains(rest[:i], "/") {
+		b.WriteString(rest[:i+2])
+		rest = rest[i+2:]
+		auth, path := rest, ""
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			auth, path = rest[:j], rest[j:]
+		}
+		if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+			user, pass, hasPass := strings.Cut(auth[:at], ":")
+			found := false
+			if says(user) || says(unescape(user)) {
+				user, found = secret(user), true
+			}
+			if hasPass && pass != "" {
+				pass, found = secret(pass), true
+			}
+			if found {
+				where = append(where, "URL userinfo")
+			}
+			b.WriteString(user)
+			if hasPass {
+				b.WriteString(":" + pass)
+			}
+			b.WriteString(auth[at:])
+		} else {
+			b.WriteString(auth)
+		}
+		rest = path
+	}
+	segs := strings.Split(rest, "/")
+	found := false
+	for i, seg := range segs {
+		if seg != "" && (says(seg) || says(unescape(seg))) {
+			segs[i], found = secret(seg), true
+		}
+	}
+	if found {
+		where = append(where, "path segment")
+	}
+	b.WriteString(strings.Join(segs, "/"))
+	// A query, and a fragment read as one (#access_token=… in OAuth's
+	// implicit flow): key=value pairs split at & or ;.
+	params := func(q string, name func(key string) string) string {
+		var out strings.Builder
+		start := 0
+		for i := 0; i <= len(q); i++ {
+			if i < len(q) && q[i] != '&' && q[i] != ';' {
+				continue
+			}
+			part := q[start:i]
+			key, val, hasVal := strings.Cut(part, "=")
+			switch {
+			case says(key) || says(queryUnescape(key)) || (!hasVal && says(part)):
+				// The key itself is the credential: nothing of it is named.
+				out.WriteString(secret(part))
+				where = append(where, name(""))
+			case hasVal && val != "" && (keySays(queryUnescape(key)) || says(val) || says(queryUnescape(val))):
+				out.WriteString(key + "=" + secret(val))
+				where = append(where, name(queryUnescape(key)))
+			default:
+				out.WriteString(part)
+			}
+			if i < len(q) {
+				out.WriteByte(q[i])
+			}
+			start = i + 1
+		}
+		return out.String()
+	}
+	if hasQuery {
+		b.WriteString("?" + params(query, func(k string) string {
+			if k == "" {
+				return "query parameter"
+			}
+			return "query parameter " + k
+		}))
+	}
+	if hasFrag {
+		b.WriteString("#" + params(frag, func(string) string { return "URL fragment" }))
+	}
+	shown = b.String()
+	if len(where) == 0 && shapeSays(shown) {
+		// Somewhere the parts above do not look (the host, the port): the
+		// whole URL is the credential.
+		return secret(raw), []string{"URL"}, values
+	}
+	return shown, dedupe(where), values
+}
+
+// unescape is a URL part percent-decoded, or as written when it does not
+// decode.
+func unescape(s string) string {
+	if u, err := url.PathUnescape(s); err == nil {
+		return u
+	}
+	return s
+}
+
+// queryUnescape is a query part decoded ("+" a space), or as written
+// when it does not decode.
+func queryUnescape(s string) string {
+	if u, err := url.QueryUnescape(s); err == nil {
+		return u
+	}
+	return s
+}
+
+// dedupe drops repeated strings, keeping the first of each.
+func dedupe(xs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,6 +37,8 @@ func TestCredentialRule(t *testing.T) {
 		"AKIAIOSFODNN7EXAMPLE", "AIzaSyA-abcdefghijklmnopqrstu",
 		"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig",
 		"https://x.example.com/?key=ghp_abcdef0123",
+		"postgres://app:pw@db/app", "https://h/sse?access_token=abc", "https://h/cb#token=abc", "redis://:pw@cache:6379",
+		"https://h/mcp/sk-canary0123456789abcdef/sse", `{"url":"https://u:p@h/"}`,
 		"Q8xZ3kLm9PwR2tVb7NcY4hJd", "wG+DNCv0hx+8jgo2UBSPZ/4mi1yDJoXV", "canary-cid-Q8xZ3kLm9PwR2tVb7NcY4hJd",
 		`{"token":"plain"}`, `[{"auth":{"password":"x"}}]`, `{"url":"u","h":"Bearer x"}`, `{"api_key":12345}`,
 	} {
@@ -49,7 +52,8 @@ func TestCredentialRule(t *testing.T) {
 		"AnthropicClaudeSonnet4Model20250514Latest", "Users/Alice2/Projects/MyRepo/dist/index.js",
 		"/nix/store/x3cmbbx3hb6wz4l4z8fhb8q3wdcjvd9r-nodejs-22.1.0/bin/node",
 		"0c9a7b4e-2f3d-4a1b-9c8d-7e6f5a4b3c2d", "9591b4de99972b23ea8fe5332bf99731", "my-app.apps.example.com",
-		"https://mcp.example.com/mcp", `{"mode":"ro"}`, `{"auth":{"type":"none"}}`, `{"auth":true}`, "{not json",
+		"https://mcp.example.com/mcp", "https://user@h/", "ssh://git@github.com/org/repo", "postgres://db:5432/app",
+		"https://h/sse?mode=ro&token=", "https://h/docs#section-2", `{"mode":"ro"}`, `{"auth":{"type":"none"}}`, `{"auth":true}`, "{not json",
 	} {
 		if valueSays(v) {
 			t.Errorf("value %q: taken for a credential", v)
@@ -66,6 +70,48 @@ func TestCredentialRule(t *testing.T) {
 	}
 }
 
+// TestURLCredentials pins what a server URL may hold that import takes
+// for a credential, the URL it shows instead, and the values it then
+// redacts from everything it prints.
+func TestURLCredentials(t *testing.T) {
+	for _, c := range []struct {
+		url, shown, where string
+		values            []string
+	}{
+		{"https://mcp.example.com/sse", "https://mcp.example.com/sse", "", nil},
+		{"https://mcp.example.com/sse?mode=ro&region=eu#top", "https://mcp.example.com/sse?mode=ro&region=eu#top", "", nil},
+		{"https://user@mcp.example.com/", "https://user@mcp.example.com/", "", nil},
+		{"https://mcp.example.com/sse?token=", "https://mcp.example.com/sse?token=", "", nil},
+		{"https://user:hunter2-canary@mcp.example.com/sse", "https://user:<secret>@mcp.example.com/sse", "URL userinfo", []string{"hunter2-canary"}},
+		{"https://us%40er:p%40ss@h/", "https://us%40er:<secret>@h/", "URL userinfo", []string{"p%40ss", "p@ss"}},
+		{"https://ghp_canary0123456789@h/", "https://<secret>@h/", "URL userinfo", []string{"ghp_canary0123456789"}},
+		{"https://mcp.example.com/sse?api_key=ghp_canary0123456789abcdefABCDEF", "https://mcp.example.com/sse?api_key=<secret>", "query parameter api_key", []string{"ghp_canary0123456789abcdefABCDEF"}},
+		{"https://h/sse?x=1&access_token=abc;mode=ro", "https://h/sse?x=1&access_token=<secret>;mode=ro", "query parameter access_token", []string{"abc"}},
+		{"https://h/sse?auth=Bearer+canary", "https://h/sse?auth=<secret>", "query parameter auth", []string{"Bearer+canary", "Bearer canary"}},
+		{"https://h/sse?q=Q8xZ3kLm9PwR2tVb7NcY4hJd", "https://h/sse?q=<secret>", "query parameter q", []string{"Q8xZ3kLm9PwR2tVb7NcY4hJd"}},
+		{"https://h/sse?ghp_canary0123456789", "https://h/sse?<secret>", "query parameter", []string{"ghp_canary0123456789"}},
+		{"https://mcp.example.com/mcp/sk-ak-canary0123456789abcdef/sse", "https://mcp.example.com/mcp/<secret>/sse", "path segment", []string{"sk-ak-canary0123456789abcdef"}},
+		{"https://h/cb#access_token=abc", "https://h/cb#access_token=<secret>", "URL fragment", []string{"abc"}},
+		{"ftp://u:ghp_canary0123456789abcdefABCDEF@x/", "ftp://u:<secret>@x/", "URL userinfo", []string{"ghp_canary0123456789abcdefABCDEF"}},
+		{"https://u:p@h/%zz?key=v", "https://u:<secret>@h/%zz?key=<secret>", "URL userinfo, query parameter key", []string{"p", "v"}},
+		{"https://h:ghp_canary0123456789/", "<secret>", "URL", []string{"https://h:ghp_canary0123456789/"}},
+	} {
+		im := &importer{}
+		shown, where := im.urlSecrets(c.url)
+		if shown != c.shown || strings.Join(where, ", ") != c.where {
+			t.Errorf("%s: shown as %s (%s), want %s (%s)", c.url, shown, strings.Join(where, ", "), c.shown, c.where)
+		}
+		if c.where == "" && len(im.values) > 0 {
+			t.Errorf("%s: redacts %q", c.url, im.values)
+		}
+		for _, v := range c.values {
+			if !slices.Contains(im.values, v) {
+				t.Errorf("%s: %q is not redacted elsewhere (%q)", c.url, v, im.values)
+			}
+		}
+	}
+}
+
 // TestRedactValues: the migration diff hides a secret however a JSON file
 // writes it, HTML characters escaped or not.
 func TestRedactValues(t *testing.T) {
@@ -74,6 +120,26 @@ func TestRedactValues(t *testing.T) {
 		if got := redactValues("a "+text+" b", []string{v}); got != "a "+render.Placeholder+" b" {
 			t.Errorf("%s: redacted to %s", text, got)
 		}
+	}
+}
+
+// TestRedactShortValues: a short value is redacted where it stands alone,
+// not inside a longer word, which would garble every line.
+func TestRedactShortValues(t *testing.T) {
+	for text, want := range map[string]string{
+		`"us"`:                     `"<secret>"`,
+		"layout us, because":       "layout <secret>, because",
+		"status":                   "status",
+		"us":                       "<secret>",
+		"?k=us&x=1":                "?k=<secret>&x=1",
+		"plugins/us/x.md: thus:us": "plugins/<secret>/x.md: thus:<secret>",
+	} {
+		if got := redactValues(text, []string{"us"}); got != want {
+			t.Errorf("%q: redacted to %q, want %q", text, got, want)
+		}
+	}
+	if got := redactValues("xhunter2x", []string{"hunter2"}); got != "x<secret>x" {
+		t.Errorf("a value of %d bytes or more is not redacted inside a word: %q", shortValue, got)
 	}
 }
 
@@ -115,6 +181,9 @@ func checkSecretsTree(t *testing.T, res *Result, out bool) {
 		`"--port", "8080", "task-master-ai", "--token", secret_file(`,
 		`"--header", secret_file(`,
 		`, "--verbose"]`,
+		`"DOCS"             = "https://docs.example.com/guide?lang=en"`,
+		// A URL without a credential imports as it stands.
+		`server_url = "https://mcp.example.com/sse?mode=ro&region=eu"`,
 		`"LEVEL"            = "debug"`,
 		`"X-Trace"       = "on"`,
 		`client_id = "my-app.apps.example.com"`,
@@ -124,10 +193,16 @@ func checkSecretsTree(t *testing.T, res *Result, out bool) {
 			t.Errorf("no %s in:\n%s", want, res.HCL)
 		}
 	}
-	// args: after --token, --api-key=, ghp_, JSON, header; env: 3;
-	// headers: 2 and the plugin's 1; oauth: 2.
-	if n := len(res.secretFiles); n != 13 {
-		t.Errorf("%d secrets found, want 13", n)
+	// A URL holding a credential: the server is left out whole.
+	for _, name := range []string{"url-userinfo", "url-query", "url-path", "url-invalid"} {
+		if bytes.Contains(res.HCL, []byte(`mcp_server "`+name+`"`)) {
+			t.Errorf("the server %s, whose URL holds a credential, is imported:\n%s", name, res.HCL)
+		}
+	}
+	// args: after --token, --api-key=, ghp_, JSON, header; env: 4, a URL
+	// with a password one of them; headers: 2 and the plugin's 1; oauth: 2.
+	if n := len(res.secretFiles); n != 14 {
+		t.Errorf("%d secrets found, want 14", n)
 	}
 	if out == bytes.Contains(res.HCL, []byte("TODO")) {
 		t.Errorf("TODO comments %v with --out %v:\n%s", !out, out, res.HCL)

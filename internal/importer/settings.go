@@ -3,7 +3,6 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/config"
@@ -18,9 +17,7 @@ func (im *importer) settingsFile() {
 			return
 		}
 	}
-	if _, err := os.Stat(im.abs(p)); err != nil {
-		return
-	}
+	// A missing file is no item (readFile).
 	doc, ok := im.readJSON(p)
 	if !ok {
 		return

@@ -195,11 +195,72 @@ func StateDir(scope model.Scope) string {
 
 // OverlapsStateDir reports whether a path below the root (forward
 // slashes, clean) is one of agyconf's own folders, inside one, or above
-// one: rendered files there would be overwritten by the state, or hold it.
+// one — rendered files there would be overwritten by the state, or hold
+// it — or is in a .git folder.
 func OverlapsStateDir(p string) bool {
+	if hasSegment(p, ".git") {
+		// A layout path into .git could plant a git hook that the next
+		// git commit runs.
+		return true
+	}
 	for _, s := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
 		d := StateDir(s)
 		if p == d || strings.HasPrefix(p, d+"/") || strings.HasPrefix(d, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// OverrideProblem says why a path cannot be a layout override or a
+// config_root, or "".
+func OverrideProblem(p string) string {
+	if hasSegment(p, ".git") {
+		return fmt.Sprintf("%q is in a .git folder, where a rendered file could be a git hook that the next git commit runs; choose another path", p)
+	}
+	if OverlapsStateDir(p) {
+		return fmt.Sprintf("%q is agyconf's own folder (%s or %s), inside it or above it: the state, lock and backups live there, and files rendered there would be overwritten by them; choose another path", p, StateDir(model.ScopeGlobal), StateDir(model.ScopeWorkspace))
+	}
+	return ""
+}
+
+// Writes reports whether a path below the root (forward slashes) is a
+// place this layout can write: an artifact's file, or something under an
+// artifact's folder, for any product of the scope (a config that narrowed
+// its product still owns what it wrote for the other) and the overrides.
+// A path the state records elsewhere is not agyconf's to remove or
+// rewrite: the state was edited, or a cloned workspace's is hostile (a
+// state could otherwise name .git/HEAD). agyconf's own folders and .git
+// are never places.
+func (l Layout) Writes(p string) bool {
+	if OverlapsStateDir(p) || hasSegment(p, ".git") {
+		return false
+	}
+	check := func(a Artifact, q string) bool {
+		if dirArtifacts[a] {
+			return strings.HasPrefix(p, q+"/")
+		}
+		return p == q
+	}
+	for a, c := range table[l.scope] {
+		for _, ps := range c {
+			for _, q := range ps {
+				if check(a, q) {
+					return true
+				}
+			}
+		}
+		if q, ok := l.overrides[string(a)]; ok && check(a, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSegment reports whether a slash path has seg as one of its segments.
+func hasSegment(p, seg string) bool {
+	for _, s := range strings.Split(p, "/") {
+		if s == seg {
 			return true
 		}
 	}

@@ -381,3 +381,23 @@ func (f *FS) Files() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Clone is a deep copy of the tree, locks released.
+func (f *FS) Clone() *FS {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := &FS{nodes: map[string]*node{}, dir: f.dir, seq: f.seq, locks: map[string]*lockState{}}
+	for k, n := range f.nodes {
+		cp := *n
+		cp.data = append([]byte(nil), n.data...)
+		c.nodes[k] = &cp
+	}
+	return c
+}
+
+// Delete removes a file, for a test's edits.
+func (f *FS) Delete(name string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.nodes, name)
+}

@@ -112,6 +112,10 @@ type Merge struct {
 	// Defaults are members agy rewrites itself (the CLI's model): agyconf
 	// writes them when absent and never fights over them.
 	Defaults []string
+	// AgyFields are members of each entry that agy sets itself (`agy mcp
+	// disable` sets a server's "disabled"): where the config does not set
+	// one, agy's value is kept, and is not an edit.
+	AgyFields []string
 }
 
 // SecretReader returns the content of a secret file. Render never calls
@@ -301,4 +305,26 @@ func (d *Document) Redacted() any {
 		return lit, nil
 	})
 	return v
+}
+
+// SecretStrs returns, by JSON pointer, every string of v (a document's
+// value or part of one) that holds a secret, as its parts: what a backup
+// needs to put the secret back where it took it out.
+func SecretStrs(v any) map[string]model.Str {
+	out := map[string]model.Str{}
+	walkStrs(v, "", func(ptr string, s model.Str) {
+		if s.HasSecret() {
+			out[ptr] = s
+		}
+	})
+	return out
+}
+
+// ResolveStr is a string's text with its secrets read by read.
+func ResolveStr(s model.Str, read SecretReader) (string, error) {
+	v, err := resolve(s, read)
+	if err != nil {
+		return "", err
+	}
+	return v.(string), nil
 }

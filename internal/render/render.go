@@ -194,7 +194,7 @@ func (r *renderer) mcpConfig() {
 		r.noPlace(layout.MCPConfig, r.cfg.MCPServers[0].Range)
 	}
 	for _, p := range paths {
-		r.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc, Merge: &Merge{Parent: []string{"mcpServers"}}, Origins: org})
+		r.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaMCPConfig, JSON: doc, Merge: &Merge{Parent: []string{"mcpServers"}, AgyFields: []string{"disabled"}}, Origins: org})
 	}
 }
 
