@@ -24,8 +24,8 @@ type Cache struct {
 	Root    string `json:"root"`
 	// Instance is the instance the config rendered as; the cache file is
 	// named after the config, which a run reads before it knows.
-	Instance string `json:"instance"`
-	Inputs  []model.Input `json:"inputs"`
+	Instance string        `json:"instance"`
+	Inputs   []model.Input `json:"inputs"`
 	// Outputs are the stamps of the managed files and of the state, by
 	// name below the root.
 	Outputs map[string]string `json:"outputs"`

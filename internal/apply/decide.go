@@ -87,16 +87,16 @@ type Decision struct {
 
 // Reasons, each ending with what resolves it.
 const (
-	reasonNotOurs      = "exists and was not written by agyconf; move it aside, write it into the config as it is, or run agyconf render --adopt (the original is backed up)"
-	reasonEdited       = "was edited since agyconf wrote it; move the edit into the config, delete it to get agyconf's version back, or run agyconf render --force (the edit is backed up)"
-	reasonKeptEdited   = "is no longer in the config, but was edited since agyconf wrote it; left as it is (delete it yourself if it is no longer wanted)"
-	reasonDefaultAgy   = "differs from the config, but agy set it since agyconf wrote it; agyconf only sets it where it is absent or still its own: delete it to get the config's value"
-	reasonReleased     = "was there before agyconf, as the config wanted it; left in place"
-	reasonUnknown      = "was recorded by an older agyconf, which did not say whether it created it; left in place (delete it yourself if it is agyconf's)"
-	reasonNoOriginal   = "was there before agyconf, but its backup is gone; left as agyconf last wrote it"
-	reasonRestored     = "is given back as it was before agyconf took it over"
-	reasonOtherPrefix  = "belongs to the config instance "
-	reasonOtherSuffix  = " rendering into the same root; one entry, one owner: drop it from one of the configs, or take over everything that instance owns with agyconf render --take-over "
+	reasonNotOurs     = "exists and was not written by agyconf; move it aside, write it into the config as it is, or run agyconf render --adopt (the original is backed up)"
+	reasonEdited      = "was edited since agyconf wrote it; move the edit into the config, delete it to get agyconf's version back, or run agyconf render --force (the edit is backed up)"
+	reasonKeptEdited  = "is no longer in the config, but was edited since agyconf wrote it; left as it is (delete it yourself if it is no longer wanted)"
+	reasonDefaultAgy  = "differs from the config, but agy set it since agyconf wrote it; agyconf only sets it where it is absent or still its own: delete it to get the config's value"
+	reasonReleased    = "was there before agyconf, as the config wanted it; left in place"
+	reasonUnknown     = "was recorded by an older agyconf, which did not say whether it created it; left in place (delete it yourself if it is agyconf's)"
+	reasonNoOriginal  = "was there before agyconf, but its backup is gone; left as agyconf last wrote it"
+	reasonRestored    = "is given back as it was before agyconf took it over"
+	reasonOtherPrefix = "belongs to the config instance "
+	reasonOtherSuffix = " rendering into the same root; one entry, one owner: drop it from one of the configs, or take over everything that instance owns with agyconf render --take-over "
 )
 
 // decideUnit is the ownership decision for one unit.

@@ -15,7 +15,7 @@ import (
 func FuzzParseState(f *testing.F) {
 	for _, seed := range []string{
 		`{"version":1,"files":{}}`,
-		`{"version":2,"instance":"default","config":"/x","files":{"a.md":{"sha256":"`+strings.Repeat("a", 64)+`","origin":"found","original":"`+strings.Repeat("c", 32)+`","pending":["`+strings.Repeat("b", 64)+`"]}},"backups":[{"id":"`+strings.Repeat("c", 32)+`","path":"a.md","reason":"found"}]}`,
+		`{"version":2,"instance":"default","config":"/x","files":{"a.md":{"sha256":"` + strings.Repeat("a", 64) + `","origin":"found","original":"` + strings.Repeat("c", 32) + `","pending":["` + strings.Repeat("b", 64) + `"]}},"backups":[{"id":"` + strings.Repeat("c", 32) + `","path":"a.md","reason":"found"}]}`,
 		`{"version":1,"files":{"x":null}}`,
 		`{"version":1,"files":{"a.md":{"sha256":"` + strings.Repeat("a", 64) + `","pending":"` + strings.Repeat("b", 64) + `"}}}`,
 		`{"version":1,"files":{"m.json#/mcpServers/gh":{"sha256":"","secrets":["/env/T"],"item":true,"block":false}}}`,

@@ -43,8 +43,8 @@ ID, or the latest backup of a PATH below the root.
 EXAMPLES:
    agyconf backups show .gemini/config/mcp_config.json
    agyconf backups show 3f2a9c0e1d4b5a6978877665544332211 > original.json`,
-			Flags:     applyFlags(),
-			Action:    runBackupsShow,
+			Flags:  applyFlags(),
+			Action: runBackupsShow,
 		}},
 	}
 }
