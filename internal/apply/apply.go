@@ -64,6 +64,9 @@ type Change struct {
 	// strings the plan puts there, by pointer relative to the backup.
 	backupPtrs []string
 	backupRefs map[string]model.Str
+	// wouldBe, for a conflict, is the file as the config wants it, to be
+	// shown as a diff against what is there.
+	wouldBe []byte
 	// forget drops the unit from the state once the batch is in place.
 	forget bool
 
@@ -350,8 +353,15 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	if dec.Action == Conflict && f.OutsideLink {
 		c.Reason = outsideLinkReason(l.link)
 	}
+	if dec.Action == Conflict && !l.outside {
+		c.wouldBe = data
+	}
 	if dec.Write {
 		c.data = data
+	}
+	if dec.Action == Update && c.Reason == "" && haveLive && l.link == "" && bytes.Equal(l.data, data) {
+		// Only the mode differs: say so, since the content shows no change.
+		c.Reason = modeReason(l.mode, d.Mode)
 	}
 	if dec.Backup {
 		c.backup = l.data
@@ -367,6 +377,14 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 		}
 	}
 	return c, nil
+}
+
+// modeReason says why a file whose content is right is rewritten.
+func modeReason(have, want fs.FileMode) string {
+	if want == render.ModeSecret {
+		return fmt.Sprintf("has mode %04o; it holds inline credentials, so agyconf keeps it 0600", have)
+	}
+	return fmt.Sprintf("has mode %04o; agyconf writes it %04o", have, want)
 }
 
 // facts are what the state and the other instances say about a unit.

@@ -460,3 +460,118 @@ func TestConcurrentWriterKept(t *testing.T) {
 		}
 	}
 }
+
+// TestManagedBlockCRLF: a GEMINI.md an editor converted to CRLF after
+// agyconf wrote its block: the block is found, in sync, updated in place
+// with CRLF, never written twice, and clean removes it whole.
+func TestManagedBlockCRLF(t *testing.T) {
+	e := newEnv(t)
+	e.write("GEMINI.md", "# Mine\n")
+	block := func(s string) *render.Document {
+		return &render.Document{Path: "GEMINI.md", Kind: render.ManagedBlock, Mode: render.ModeFile, Text: []byte(s)}
+	}
+	if _, err := e.run(plan(block("## rule\n\nOne.\n"))); err != nil {
+		t.Fatal(err)
+	}
+	e.write("GEMINI.md", strings.ReplaceAll(e.read("GEMINI.md"), "\n", "\r\n"))
+	got, err := e.run(plan(block("## rule\n\nOne.\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, got, map[string]Action{"GEMINI.md": Unchanged})
+	if _, err := e.run(plan(block("## rule\n\nTwo.\n"))); err != nil {
+		t.Fatal(err)
+	}
+	text := e.read("GEMINI.md")
+	if strings.Count(text, blockBegin) != 1 || !strings.Contains(text, "Two.\r\n") || strings.Contains(strings.ReplaceAll(text, "\r\n", ""), "\n") {
+		t.Fatalf("after an update: %q", text)
+	}
+	if _, err := e.run(plan()); err != nil {
+		t.Fatal(err)
+	}
+	if text := e.read("GEMINI.md"); text != "# Mine\r\n" {
+		t.Fatalf("after the prune: %q, want the user's text back", text)
+	}
+}
+
+// TestAgyTogglesStay: `agy mcp disable` sets "disabled" on a server
+// agyconf owns; where the config does not set it, that is the user's: not
+// an edit, not a conflict, kept through agyconf's updates. Where the config
+// sets it, a change is an edit as any other.
+func TestAgyTogglesStay(t *testing.T) {
+	e := newEnv(t)
+	doc := func(cmd string, disabled *bool) *render.Document {
+		srv := map[string]any{"command": cmd}
+		if disabled != nil {
+			srv["disabled"] = *disabled
+		}
+		return &render.Document{Path: "cfg/mcp_config.json", Mode: render.ModeFile, JSON: map[string]any{"mcpServers": map[string]any{"gh": srv}},
+			Merge: &render.Merge{Parent: []string{"mcpServers"}, AgyFields: []string{"disabled"}}}
+	}
+	if _, err := e.run(plan(doc("gh-v1", nil))); err != nil {
+		t.Fatal(err)
+	}
+	// agy mcp disable gh:
+	e.write("cfg/mcp_config.json", strings.Replace(e.read("cfg/mcp_config.json"), `"command": "gh-v1"`, `"command": "gh-v1", "disabled": true`, 1))
+	got, err := e.run(plan(doc("gh-v1", nil)))
+	if err != nil {
+		t.Fatalf("agy's toggle is a conflict: %v", err)
+	}
+	wantActions(t, got, map[string]Action{"cfg/mcp_config.json": Unchanged})
+	if _, err := e.run(plan(doc("gh-v2", nil))); err != nil {
+		t.Fatalf("an update over agy's toggle: %v", err)
+	}
+	if text := e.read("cfg/mcp_config.json"); !strings.Contains(text, `"disabled": true`) || !strings.Contains(text, "gh-v2") {
+		t.Fatalf("the update lost agy's toggle or the config's change:\n%s", text)
+	}
+	// The config now sets disabled itself, to false, where agy set true:
+	// the field is the config's now, and agy's value a conflict, as any
+	// edit of a field the config sets; --force writes the config's.
+	f := false
+	if _, err := e.run(plan(doc("gh-v2", &f))); err == nil {
+		t.Fatal("agy's value of a field the config now sets was not a conflict")
+	}
+	e.opts.Force = true
+	if _, err := e.run(plan(doc("gh-v2", &f))); err != nil {
+		t.Fatal(err)
+	}
+	e.opts.Force = false
+	if text := e.read("cfg/mcp_config.json"); !strings.Contains(text, `"disabled": false`) {
+		t.Fatalf("the config's own value was not written:\n%s", text)
+	}
+	e.write("cfg/mcp_config.json", strings.Replace(e.read("cfg/mcp_config.json"), `"disabled": false`, `"disabled": true`, 1))
+	if _, err := e.run(plan(doc("gh-v2", &f))); err == nil {
+		t.Fatal("a change to a field the config sets was not a conflict")
+	}
+}
+
+// TestSecretFileModeIsDrift: a shared file that holds inline credentials
+// is 0600 whatever its history: a wider mode is drift, and a render puts
+// it back.
+func TestSecretFileModeIsDrift(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.run(plan(mcpDoc(model.Str{{SecretFile: "/run/secrets/t"}}))); err != nil {
+		t.Fatal(err)
+	}
+	full := filepath.Join(e.root, "cfg/mcp_config.json")
+	if fi, _ := os.Stat(full); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("written %v", fi.Mode())
+	}
+	if err := os.Chmod(full, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := e.loadState()
+	changes, err := Decide(plan(mcpDoc(model.Str{{SecretFile: "/run/secrets/t"}})), st, e.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Drift(changes); len(d) != 1 || d[0].Action != Update || !strings.Contains(d[0].Reason, "0600") {
+		t.Fatalf("drift %+v, want the mode", d)
+	}
+	if err := Execute(changes, st, e.options()); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(full); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("render left %v", fi.Mode())
+	}
+}

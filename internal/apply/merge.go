@@ -215,6 +215,21 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		}
 		dec := decideUnit(f, opts.flags())
 		c.apply(dec, owned)
+		if dec.Action == Conflict && l.exists {
+			// What the file would be with this entry as the config wants it.
+			if doc, err := jsonmerge.Parse(l.data); err == nil && doc.Set(wantRaw, u.path...) == nil {
+				c.live, c.wouldBe = l.data, doc.Bytes()
+				for _, key := range stateKeys(st, d.Path) {
+					p, _, _ := parseUnitKey(key)
+					for _, sp := range st.Files[key].Secrets {
+						c.secrets = append(c.secrets, pointer(p)+sp)
+					}
+				}
+				for _, sp := range u.secrets {
+					c.secrets = append(c.secrets, pointer(u.path)+sp)
+				}
+			}
+		}
 		if dec.Backup && present {
 			c.backup = liveRaw
 			c.backupRefs = render.SecretStrs(u.want)
@@ -299,7 +314,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	if l.exists && d.Mode == render.ModeSecret && l.mode != render.ModeSecret && len(wanted) > 0 {
 		// Modes are drift: a file that holds inline credentials is 0600,
 		// whoever widened it.
-		changes = append(changes, Change{Path: d.Path, Action: Update, Reason: fmt.Sprintf("has mode %04o; it holds inline credentials, so agyconf keeps it 0600", l.mode)})
+		changes = append(changes, Change{Path: d.Path, Action: Update, Reason: modeReason(l.mode, render.ModeSecret)})
 		edits = true
 	}
 	if l.link != "" && len(wanted) > 0 {

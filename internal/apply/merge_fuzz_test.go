@@ -689,7 +689,12 @@ func FuzzManagedBlockForeignText(f *testing.F) {
 			if !bytes.HasPrefix(got, rawPre) {
 				t.Fatalf("%s: the user's text before the block changed:\n%q", when, got)
 			}
-			if !bytes.HasSuffix(got, slices.Concat(wrap(blk), after)) {
+			w := wrap(blk)
+			if crlf(rawPre) {
+				// A block appended to a CRLF file takes its line endings.
+				w = bytes.ReplaceAll(w, []byte("\n"), []byte("\r\n"))
+			}
+			if !bytes.HasSuffix(got, slices.Concat(w, after)) {
 				t.Fatalf("%s: not the block then the user's text after it:\n%q", when, got)
 			}
 			if b, ok, err := extractBlock(got); err != nil || !ok || !bytes.Equal(b, blk) {

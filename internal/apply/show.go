@@ -1,10 +1,7 @@
 package apply
 
 import (
-	"bytes"
-	"encoding/json"
-	"strings"
-
+	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/render"
 )
 
@@ -48,27 +45,25 @@ func Refused(changes []Change) bool {
 func (c Change) Writes() bool { return c.data != nil || c.remove }
 
 // Shown returns the content before and after the change as a person may
-// see it: every string that holds a secret, live or planned, replaced whole
-// by the placeholder, so a diff shows that a secret changes but never what
-// it is.
+// see it, byte for byte what is on disk and what a render writes, except
+// that every string holding a secret, live or planned, is replaced whole
+// by the placeholder in place, so a diff shows that a secret changes but
+// never what it is. A conflict shows what the config wants where the file
+// has something else.
 func (c Change) Shown() (before, after string) {
-	before = redactLive(c.Path, c.live, c.pointers())
+	ptrs, isJSON := c.pointers(), (c.doc != nil && c.doc.JSON != nil) || len(c.secrets) > 0
+	before = redactIn(c.live, ptrs, isJSON)
 	switch {
 	case c.remove:
 		after = ""
+	case (c.Action == Conflict || c.Action == Keep) && c.wouldBe != nil:
+		after = redactIn(c.wouldBe, ptrs, isJSON)
 	case c.Action == Conflict || c.Action == Keep:
 		after = before // agyconf leaves it as it is
-	case c.Action == Merge:
-		after = redactLive(c.Path, c.data, c.pointers())
-	case c.doc != nil && c.doc.JSON != nil:
-		b, err := render.EncodeJSON(c.doc.Redacted())
-		if err != nil {
-			after = err.Error()
-		} else {
-			after = string(b)
-		}
+	case c.data != nil:
+		after = redactIn(c.data, ptrs, isJSON)
 	default:
-		after = string(c.data)
+		after = before
 	}
 	return before, after
 }
@@ -81,28 +76,19 @@ func (c Change) pointers() []string {
 	return ptrs
 }
 
-// redactLive replaces the strings at ptrs of a live JSON file by the
-// placeholder; other files, and JSON without secrets, are shown as they are.
-func redactLive(p string, data []byte, ptrs []string) string {
-	if len(data) == 0 || len(ptrs) == 0 || !strings.HasSuffix(p, ".json") {
+// redactIn replaces the strings at ptrs of a JSON file by the placeholder,
+// in place; other files, and JSON without secrets, are shown as they are.
+func redactIn(data []byte, ptrs []string, isJSON bool) string {
+	if len(data) == 0 || len(ptrs) == 0 || !isJSON {
 		return string(data)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	out, ok := jsonmerge.RedactStrings(data, ptrs, `"`+render.Placeholder+`"`)
+	if !ok {
 		// Unreadable JSON cannot be redacted; show nothing of it rather
 		// than a secret.
 		return "(not valid JSON: not shown)\n"
 	}
-	for _, ptr := range ptrs {
-		setPointer(v, ptr, render.Placeholder)
-	}
-	b, err := render.EncodeJSON(v)
-	if err != nil {
-		return "(cannot be shown: " + err.Error() + ")\n"
-	}
-	return string(b)
+	return string(out)
 }
 
 // Pointer is the JSON pointer of the entry a change is about in its
@@ -122,6 +108,18 @@ func (c Change) Name() string {
 		return c.Path
 	}
 	return c.Path + " " + c.Unit
+}
+
+// Conflicts returns the conflicts, of whole files and of entries: a diff
+// shows each as what is on disk against what the config wants.
+func Conflicts(changes []Change) []Change {
+	var out []Change
+	for _, c := range changes {
+		if c.Action == Conflict {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Files returns the changes that write or remove a whole file, and the

@@ -52,12 +52,20 @@ func runDiff(c *cli.Context) error {
 		}
 		return nil
 	}
+	secrets := s.SecretValues()
 	for _, ch := range drift {
-		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
-			fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Name(), ch.Reason)
+		if ch.Action != apply.Conflict && ch.Action != apply.Keep {
+			continue
+		}
+		fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Name(), ch.Reason)
+		if ch.Action == apply.Conflict && !c.Bool("stat") {
+			// What is there against what the config wants: why it
+			// conflicts, shown; render writes none of it.
+			if text := shownDiff(ch, secrets); text != "" {
+				writeDiff(out, text, color)
+			}
 		}
 	}
-	secrets := s.SecretValues()
 	for _, ch := range apply.Files(s.Changes) {
 		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
 			continue
@@ -90,11 +98,17 @@ func shownDiff(ch apply.Change, secrets []string) string {
 	return string(apply.RedactValues([]byte(text), secrets))
 }
 
-// countLines counts the added and removed lines of a unified diff.
+// countLines counts the added and removed lines of a unified diff: the
+// lines of its hunks, so that a removed line of text that begins with
+// "---" counts too, and the file headers never do.
 func countLines(diff string) (add, del int) {
+	inHunk := false
 	for _, l := range strings.Split(diff, "\n") {
 		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		case strings.HasPrefix(l, "@@"):
+			inHunk = true
+		case !inHunk:
+			// The --- a/… and +++ b/… headers come before the first hunk.
 		case strings.HasPrefix(l, "+"):
 			add++
 		case strings.HasPrefix(l, "-"):

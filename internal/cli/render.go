@@ -178,6 +178,16 @@ func runRender(c *cli.Context) error {
 		return check(s.out(c), s.Root, s.Changes)
 	case c.Bool("dry-run"):
 		report(s.out(c), c.App.ErrWriter, s.Root, s.Changes, "would render into")
+		if apply.Refused(s.Changes) {
+			// The exit code a render would give: refused, nothing written.
+			var conflicts []apply.Change
+			for _, ch := range s.Changes {
+				if ch.Action == apply.Conflict {
+					conflicts = append(conflicts, ch)
+				}
+			}
+			return exit(ExitConflict, fmt.Errorf("a render would be refused: %w", &apply.ConflictError{Changes: conflicts}))
+		}
 		return nil
 	}
 	if err := s.execute(c, "rendered into"); err != nil {

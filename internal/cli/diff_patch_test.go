@@ -1,0 +1,385 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agyconf/agyconf/internal/jsonmerge"
+)
+
+// applyUnified applies the unified diffs of text (agyconf diff's output:
+// for each file "--- a/P", "+++ b/P", hunks) to the tree at root, checking
+// every context and removed line against the file: a diff that does not
+// describe the file as it is fails.
+func applyUnified(t *testing.T, root, text string) {
+	t.Helper()
+	lines := strings.SplitAfter(text, "\n")
+	hunk := regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+	for i := 0; i < len(lines); {
+		if !strings.HasPrefix(lines[i], "--- a/") {
+			i++ // a conflict or keep line, or the note on a secret's value
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(lines[i], "--- a/"), "\n")
+		i += 2 // the +++ line
+		full := filepath.Join(root, filepath.FromSlash(name))
+		old, _ := os.ReadFile(full)
+		src := strings.SplitAfter(string(old), "\n")
+		if len(src) > 0 && src[len(src)-1] == "" {
+			src = src[:len(src)-1]
+		}
+		var out []string
+		at := 0 // next line of src to copy
+		for i < len(lines) && strings.HasPrefix(lines[i], "@@") {
+			m := hunk.FindStringSubmatch(lines[i])
+			if m == nil {
+				t.Fatalf("%s: not a hunk header: %q", name, lines[i])
+			}
+			start, _ := strconv.Atoi(m[1])
+			count, newCount := 1, 1
+			if m[2] != "" {
+				count, _ = strconv.Atoi(m[2])
+			}
+			if m[4] != "" {
+				newCount, _ = strconv.Atoi(m[4])
+			}
+			if count == 0 {
+				start++ // "-0,0": insert before line 1
+			}
+			out = append(out, src[at:start-1]...)
+			at = start - 1
+			i++
+			// The hunk is as long as its header says: a removed line of
+			// text may itself begin with "---".
+			for i < len(lines) && (count > 0 || newCount > 0 || strings.HasPrefix(lines[i], "\\")) {
+				l := lines[i]
+				switch l[0] {
+				case ' ':
+					count--
+					newCount--
+				case '-':
+					count--
+				case '+':
+					newCount--
+				}
+				switch l[0] {
+				case '\\': // "\ No newline at end of file": the previous line has none
+					last := len(out) - 1
+					if strings.HasPrefix(lines[i-1], "+") && last >= 0 {
+						out[last] = strings.TrimSuffix(out[last], "\n")
+					}
+				case ' ', '-':
+					if at >= len(src) || strings.TrimSuffix(src[at], "\n") != strings.TrimSuffix(l[1:], "\n") {
+						t.Fatalf("%s: the diff says line %d is %q, the file has %q", name, at+1, l[1:], src[min(at, len(src)-1)])
+					}
+					if l[0] == ' ' {
+						out = append(out, src[at])
+					}
+					at++
+				case '+':
+					out = append(out, l[1:])
+				}
+				i++
+			}
+		}
+		out = append(out, src[at:]...)
+		data := strings.Join(out, "")
+		if data == "" {
+			if err := os.Remove(full); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// treeFiles maps every file below root but agyconf's own folders to its
+// content.
+func treeFiles(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == ".agyconf" || rel == ".local/state/agyconf" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// redactRendered replaces, in the files render wrote, the strings the
+// state says hold secrets, the way diff shows them.
+func redactRendered(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	states, _ := filepath.Glob(filepath.Join(root, ".local/state/agyconf/*.json"))
+	ws, _ := filepath.Glob(filepath.Join(root, ".agyconf/*.json"))
+	ptrs := map[string][]string{}
+	for _, p := range append(states, ws...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Files map[string]struct {
+				Secrets []string `json:"secrets"`
+			} `json:"files"`
+		}
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		for key, f := range st.Files {
+			file, entry, _ := strings.Cut(key, "#")
+			for _, s := range f.Secrets {
+				ptrs[file] = append(ptrs[file], entry+s)
+			}
+		}
+	}
+	for file, ps := range ptrs {
+		if text, ok := files[file]; ok {
+			out, _ := jsonmerge.RedactStrings([]byte(text), ps, `"<secret>"`)
+			files[file] = string(out)
+		}
+	}
+}
+
+// seedUser writes what a user and agy have before agyconf, and after:
+// their own servers, hooks, settings keys and permission grants, and a
+// GEMINI.md of their own.
+func seedUser(t *testing.T, root string, workspace bool, round int) {
+	t.Helper()
+	dir, settings := ".gemini/config", ".gemini/antigravity-cli/settings.json"
+	if workspace {
+		dir, settings = ".agents", ".antigravity/settings.json"
+	}
+	write := func(rel, text string) {
+		full := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(rel string, f func(doc *jsonmerge.Doc)) {
+		full := filepath.Join(root, filepath.FromSlash(rel))
+		data, err := os.ReadFile(full)
+		if err != nil {
+			data = []byte("{}")
+		}
+		doc, err := jsonmerge.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		f(doc)
+		write(rel, string(doc.Bytes()))
+	}
+	set := func(doc *jsonmerge.Doc, v string, p ...string) {
+		if err := doc.Set(json.RawMessage(v), p...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(path.Join(dir, "mcp_config.json"), func(d *jsonmerge.Doc) {
+		set(d, fmt.Sprintf(`{"command": "mine-%d", "args": ["--flag", "---not a header---"]}`, round), "mcpServers", "mine")
+		set(d, fmt.Sprintf(`{"agy wrote": %d}`, round), "agyState")
+	})
+	edit(path.Join(dir, "hooks.json"), func(d *jsonmerge.Doc) {
+		set(d, fmt.Sprintf(`{"enabled": true, "Stop": [{"type": "command", "command": "/bin/true", "timeout": %d}]}`, 10+round), "theirs")
+	})
+	edit(settings, func(d *jsonmerge.Doc) {
+		set(d, fmt.Sprintf(`"their-%d"`, round), "theme")
+		if err := d.AddString(fmt.Sprintf("read_file(/their/%d)", round), "permissions", "allow"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if !workspace {
+		gm := filepath.Join(root, ".gemini/GEMINI.md")
+		old, _ := os.ReadFile(gm)
+		write(".gemini/GEMINI.md", fmt.Sprintf("%s# My notes %d\n\n--- a line that looks like a diff header\n", old, round))
+	}
+}
+
+var secretCall = regexp.MustCompile(`secret_file\("([^"]+)"\)`)
+
+// TestDiffIsWhatRenderWrites: for every config under tests/render and
+// examples/, rendered into a root that already holds a user's own
+// entries, agy's keys and foreign text, `agyconf diff` applied to a copy
+// of the root gives byte for byte what `agyconf render` writes (secrets
+// shown as <secret> on both sides; agyconf's state excluded). Then again
+// after the user and agy changed things.
+func TestDiffIsWhatRenderWrites(t *testing.T) {
+	var configs []string
+	rs, _ := filepath.Glob("../../tests/render/*.hcl")
+	configs = append(configs, rs...)
+	exs, _ := filepath.Glob("../../examples/*")
+	for _, e := range exs {
+		if st, err := os.Stat(filepath.Join(e, "expected")); err == nil && st.IsDir() {
+			configs = append(configs, e)
+		}
+	}
+	for _, cfg := range configs {
+		t.Run(filepath.Base(cfg), func(t *testing.T) {
+			dir := t.TempDir()
+			cfgCopy := copyConfig(t, cfg, dir)
+			text := readAll(t, cfgCopy)
+			workspace := strings.Contains(text, `scope = "workspace"`) || strings.Contains(text, `"scope": "workspace"`)
+			root := filepath.Join(dir, "root")
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for round := 0; round < 2; round++ {
+				seedUser(t, root, workspace, round)
+				patched := filepath.Join(dir, fmt.Sprintf("patched-%d", round))
+				copyDir(t, root, patched)
+				var out, errb bytes.Buffer
+				if code := Main([]string{"agyconf", "diff", "--config", cfgCopy, "--root", root, "--color", "never"}, &out, &errb); code != 0 {
+					t.Fatalf("diff: exit %d\n%s%s", code, out.String(), errb.String())
+				}
+				applyUnified(t, patched, out.String())
+				if code := Main([]string{"agyconf", "render", "--config", cfgCopy, "--root", root}, &out, &errb); code != 0 {
+					t.Fatalf("render: exit %d\n%s%s", code, out.String(), errb.String())
+				}
+				// Secrets are <secret> in the diff, on both sides: the copy
+				// keeps the real ones of the last round where nothing
+				// changed, so both trees are compared redacted.
+				want, got := treeFiles(t, root), treeFiles(t, patched)
+				redactRendered(t, root, want)
+				redactRendered(t, root, got)
+				if d := cmp.Diff(want, got); d != "" {
+					t.Fatalf("round %d: the diff applied is not what render wrote (-rendered +patched):\n%s\nthe diff:\n%s", round, d, out.String())
+				}
+			}
+		})
+	}
+}
+
+// copyConfig copies a config (a file or a folder, with what its file()
+// and source arguments read) into dir, its secret_file() paths pointed at
+// files in dir that hold readable secrets, and returns its new path.
+func copyConfig(t *testing.T, cfg, dir string) string {
+	t.Helper()
+	st, err := os.Stat(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, "cfg")
+	if st.IsDir() {
+		copyDir(t, cfg, dst)
+		if err := os.RemoveAll(filepath.Join(dst, "expected")); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(cfg)
+		if err := os.WriteFile(filepath.Join(dst, filepath.Base(cfg)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secrets := filepath.Join(dir, "secrets")
+	files, _ := filepath.Glob(filepath.Join(dst, "*"))
+	n := 0
+	for _, f := range files {
+		if ext := filepath.Ext(f); ext != ".hcl" && ext != ".json" {
+			continue
+		}
+		b, _ := os.ReadFile(f)
+		b = secretCall.ReplaceAllFunc(b, func(m []byte) []byte {
+			orig := string(secretCall.FindSubmatch(m)[1])
+			p := filepath.Join(secrets, strings.ReplaceAll(strings.TrimPrefix(orig, "/"), "/", "_"))
+			if _, err := os.Stat(p); err != nil {
+				n++
+				if err := os.MkdirAll(secrets, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(fmt.Sprintf("sekret-%d\n", n)), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return []byte(`secret_file("` + p + `")`)
+		})
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !st.IsDir() {
+		return filepath.Join(dst, filepath.Base(cfg))
+	}
+	return dst
+}
+
+func readAll(t *testing.T, cfg string) string {
+	t.Helper()
+	st, _ := os.Stat(cfg)
+	if !st.IsDir() {
+		b, _ := os.ReadFile(cfg)
+		return string(b)
+	}
+	var b strings.Builder
+	files, _ := filepath.Glob(filepath.Join(cfg, "*"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		b.Write(data)
+	}
+	return b.String()
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		info, _ := d.Info()
+		return os.WriteFile(target, b, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
