@@ -382,4 +382,3 @@ func copyDir(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
-
