@@ -700,8 +700,12 @@ func Execute(changes []Change, st *State, opts Options) error {
 				p.Pending = append([]string(nil), prev.Pending...)
 				p.addPending(c.state.SHA256)
 				st.Files[c.key()] = &p
-			} else if c.state.SHA256 != "" {
-				st.Files[c.key()] = &FileState{Pending: []string{c.state.SHA256}, Secrets: c.state.Secrets, Block: c.state.Block, Origin: c.state.Origin, Original: c.state.Original}
+			} else if c.state.SHA256 != "" || c.state.Item {
+				// A list item is its own content: recorded as it is, so a
+				// render killed after writing one still knows it made it
+				// (and a later one does not take it for the user's).
+				st.Files[c.key()] = &FileState{Secrets: c.state.Secrets, Block: c.state.Block, Item: c.state.Item, Origin: c.state.Origin, Original: c.state.Original}
+				st.Files[c.key()].addPending(c.state.SHA256)
 			}
 		}
 		if err := opts.Store.SaveState(opts.Instance, st); err != nil {
@@ -965,11 +969,6 @@ func (o Options) ownedElsewhere(key string) string {
 		}
 	}
 	return ""
-}
-
-// otherInstance is the reason for a conflict with another config instance.
-func otherInstance(name string) string {
-	return fmt.Sprintf("belongs to the config instance %q rendering into the same root; one entry, one owner", name)
 }
 
 func (o Options) sameMode(live, want fs.FileMode) bool {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,11 +16,14 @@ import (
 	"github.com/agyconf/agyconf/internal/apply"
 )
 
-// TestKilledRenders kills renders at random moments, alternating between two
-// configs that rewrite most of the tree, and checks after every kill that no
-// shared file is torn or has lost an entry of the user's, that every file
-// agyconf writes is whole, and at the end that a render converges without a
-// conflict. AGYCONF_KILLS sets the number of kills (CI runs 500).
+// TestKilledRenders kills renders at random moments, taking three configs
+// that rewrite most of the tree in turn, in chains of one to four kills in a
+// row, and checks after every kill that no shared file is torn or has lost
+// an entry of the user's and that every file agyconf writes is whole, and
+// after every chain that a render of the last config converges without a
+// conflict: two interrupted renders of different configs in a row once left
+// dozens of false "edited since agyconf wrote it" conflicts. AGYCONF_KILLS
+// sets the number of kills (CI runs 500).
 func TestKilledRenders(t *testing.T) {
 	kills := 40
 	if s := os.Getenv("AGYCONF_KILLS"); s != "" {
@@ -35,7 +39,10 @@ func TestKilledRenders(t *testing.T) {
 	}
 	dir := t.TempDir()
 	root := filepath.Join(dir, "home")
-	cfgs := []string{writeKillConfig(t, dir, "a"), writeKillConfig(t, dir, "b")}
+	// Three configs in turn: a render cut short between two others leaves
+	// a file holding neither what the state last recorded nor what the
+	// next render means to write.
+	cfgs := []string{writeKillConfig(t, dir, "a"), writeKillConfig(t, dir, "b"), writeKillConfig(t, dir, "c")}
 	user := map[string]string{
 		".gemini/config/mcp_config.json":        `{"zeta": 1, "mcpServers": {"mine": {"command": "mine"}}}`,
 		".gemini/config/hooks.json":             `{"user-hook": {"Stop": [{"type": "command", "command": "u"}]}}`,
@@ -56,13 +63,18 @@ func TestKilledRenders(t *testing.T) {
 		".gemini/antigravity-cli/settings.json": {`"trustedWorkspaces"`, `"read_file"`},
 	}
 
+	// Kills land anywhere in a render: the delay is drawn from the
+	// length of a whole one on this machine, so a slow or fast machine
+	// still cuts renders in their batch.
+	span := renderSpan(t, bin, cfgs, root)
 	rng := rand.New(rand.NewPCG(1, 2)) // fixed: a failure can be replayed
+	chain := 1 + rng.IntN(4)           // kills left before the next full render
 	for i := 0; i < kills; i++ {
-		cmd := exec.Command(bin, "render", "--config", cfgs[i%2], "--root", root, "--instance", "k")
+		cmd := exec.Command(bin, "render", "--config", cfgs[i%len(cfgs)], "--root", root, "--instance", "k")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(rng.IntN(60_000)) * time.Microsecond)
+		time.Sleep(time.Duration(rng.Int64N(int64(span))))
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 
@@ -99,6 +111,14 @@ func TestKilledRenders(t *testing.T) {
 		if err := loadsOrAbsent(filepath.Join(root, ".local", "state", "agyconf", "k.json")); err != nil {
 			t.Fatalf("kill %d: %v", i, err)
 		}
+		if chain--; chain == 0 {
+			// The last config, rendered to the end, converges: no kill
+			// in the chain left a false conflict.
+			if out, err := exec.Command(bin, "render", "--config", cfgs[i%len(cfgs)], "--root", root, "--instance", "k").CombinedOutput(); err != nil {
+				t.Fatalf("kill %d: the render after the chain: %v\n%s", i, err, out)
+			}
+			chain = 1 + rng.IntN(4)
+		}
 	}
 
 	// After any kill, a render finishes without a conflict and leaves the
@@ -115,17 +135,45 @@ func TestKilledRenders(t *testing.T) {
 	if len(stale) > 0 {
 		t.Errorf("temporary files left after a full render: %v", stale)
 	}
+
+	// No kill made agyconf take what it created for something it found:
+	// clean removes all of it and gives back exactly the user's files.
+	last := cfgs[len(cfgs)-1]
+	if out, err := exec.Command(bin, "clean", "--config", last, "--root", root, "--instance", "k").CombinedOutput(); err != nil {
+		t.Fatalf("clean after the kills: %v\n%s", err, out)
+	}
+	for p, content := range user {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatalf("after clean: %v", err)
+		}
+		var got, want any
+		if json.Unmarshal(data, &got) != nil || json.Unmarshal([]byte(content), &want) != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("after clean, %s is not the user's own:\n%s\nwant\n%s", p, data, content)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(root, ".gemini", "config", "skills", "*")); len(left) > 0 {
+		t.Errorf("clean left skills agyconf created: %v", left)
+	}
 }
 
-// writeKillConfig writes a config whose entries are named after tag, so
-// that the two configs of the test replace each other's entries.
+// writeKillConfig writes a config whose entries differ from the other
+// tags': half of them by content, half by name.
 func writeKillConfig(t *testing.T, dir, tag string) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("agyconf {\n  scope   = \"global\"\n  product = \"cli\"\n}\n")
 	for i := 0; i < 30; i++ {
-		fmt.Fprintf(&b, "mcp_server \"%s-%d\" {\n  command = \"srv-%d\"\n}\n", tag, i, i)
-		fmt.Fprintf(&b, "skill \"%s-skill-%d\" {\n  description = \"Skill %d of %s\"\n  body        = \"Do step %d.\"\n}\n", tag, i, i, tag, i)
+		// Even entries are the same units in both configs with other
+		// content (a render updates what the last one wrote, or was
+		// writing); odd ones are each config's own (a render prunes the
+		// other's).
+		name := fmt.Sprintf("%d", i)
+		if i%2 == 1 {
+			name = fmt.Sprintf("%s-%d", tag, i)
+		}
+		fmt.Fprintf(&b, "mcp_server \"srv-%s\" {\n  command = \"srv-%s-%d\"\n}\n", name, tag, i)
+		fmt.Fprintf(&b, "skill \"skill-%s\" {\n  description = \"Skill %d of %s\"\n  body        = \"Do step %d.\"\n}\n", name, i, tag, i)
 	}
 	fmt.Fprintf(&b, "hook \"%s-hook\" {\n  stop {\n    command = \"%s-stop\"\n  }\n}\n", tag, tag)
 	fmt.Fprintf(&b, "permissions {\n  allow = [\"command(%s *)\"]\n}\n", tag)
@@ -147,4 +195,23 @@ func loadsOrAbsent(path string) error {
 	}
 	_, err = apply.ParseState(path, data)
 	return err
+}
+
+// renderSpan is how long a whole render of the test's configs takes here,
+// the slowest of a few, measured into a scratch root beside root.
+func renderSpan(t *testing.T, bin string, cfgs []string, root string) time.Duration {
+	t.Helper()
+	scratch := root + "-span"
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var span time.Duration
+	for i := 0; i < 4; i++ {
+		start := time.Now()
+		if out, err := exec.Command(bin, "render", "--config", cfgs[i%len(cfgs)], "--root", scratch, "--instance", "k").CombinedOutput(); err != nil {
+			t.Fatalf("render: %v\n%s", err, out)
+		}
+		span = max(span, time.Since(start))
+	}
+	return span
 }

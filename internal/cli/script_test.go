@@ -24,7 +24,12 @@ func TestMain(m *testing.M) {
 //	exitcode N
 //
 // asserts that the last `exec agyconf …` exited with exactly N, and forgets
-// that code, so a second exitcode without a new exec fails; and
+// that code, so a second exitcode without a new exec fails;
+//
+//	statev1 SRC DST, cmpjson A B
+//
+// write a state as an agyconf before state version 2 did, and compare two
+// files' JSON values (clitest.StateV1, clitest.CmpJSON); and
 //
 //	mcpstart FILE NAME
 //
@@ -39,6 +44,8 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": clitest.ExitCode,
+			"statev1":  clitest.StateV1,
+			"cmpjson":  clitest.CmpJSON,
 			"mcpstart": cmdMCPStart,
 		},
 	})

@@ -5,9 +5,11 @@
 package clitest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -130,5 +132,78 @@ func ExitCode(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	if got != want {
 		ts.Fatalf("agyconf exited with %d, want %d", got, want)
+	}
+}
+
+// StateV1 is the script command
+//
+//	statev1 SRC DST
+//
+// which writes to DST the state SRC (version 2) as an agyconf before
+// version 2 of the state wrote it: no instance, config, origins, originals
+// or backups, one pending hash. Scripts use it to show that such a state
+// migrates.
+func StateV1(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: statev1 SRC DST")
+	}
+	var v2 struct {
+		Files map[string]struct {
+			SHA256  string   `json:"sha256"`
+			Block   bool     `json:"block,omitempty"`
+			Item    bool     `json:"item,omitempty"`
+			Secrets []string `json:"secrets,omitempty"`
+			Pending []string `json:"pending,omitempty"`
+		} `json:"files"`
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &v2))
+	type fileV1 struct {
+		SHA256  string   `json:"sha256"`
+		Block   bool     `json:"block,omitempty"`
+		Item    bool     `json:"item,omitempty"`
+		Secrets []string `json:"secrets,omitempty"`
+		Pending string   `json:"pending,omitempty"`
+	}
+	v1 := struct {
+		Version int               `json:"version"`
+		Files   map[string]fileV1 `json:"files"`
+	}{Version: 1, Files: map[string]fileV1{}}
+	for k, f := range v2.Files {
+		g := fileV1{SHA256: f.SHA256, Block: f.Block, Item: f.Item, Secrets: f.Secrets}
+		if len(f.Pending) > 0 {
+			g.Pending = f.Pending[0]
+		}
+		v1.Files[k] = g
+	}
+	data, err := json.MarshalIndent(v1, "", "  ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), append(data, '\n'), 0o644))
+}
+
+// CmpJSON is the script command
+//
+//	cmpjson A B
+//
+// which asserts that the files A and B hold the same JSON value, whatever
+// their formatting and key order: what a file given back holds, against
+// what the user had.
+func CmpJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: cmpjson A B")
+	}
+	var a, b any
+	da, db := ts.ReadFile(args[0]), ts.ReadFile(args[1])
+	if err := json.Unmarshal([]byte(da), &a); err != nil {
+		ts.Fatalf("%s: %v", args[0], err)
+	}
+	if err := json.Unmarshal([]byte(db), &b); err != nil {
+		ts.Fatalf("%s: %v", args[1], err)
+	}
+	same := reflect.DeepEqual(a, b)
+	switch {
+	case same && neg:
+		ts.Fatalf("%s and %s hold the same JSON", args[0], args[1])
+	case !same && !neg:
+		ts.Fatalf("%s and %s differ:\n%s\n---\n%s", args[0], args[1], da, db)
 	}
 }

@@ -153,7 +153,7 @@ func open(plan *render.Plan, root string, a model.Agyconf, instance string, unna
 	if c != nil {
 		cfgPath = recordedPath(c.Abs, root)
 	}
-	if err := s.claim(instance, unnamed, cfgPath); err != nil {
+	if err := s.claim(instance, unnamed, cfgPath, o.TakeOver); err != nil {
 		return fail(err)
 	}
 	if o.TakeOver != "" {
@@ -174,10 +174,11 @@ func open(plan *render.Plan, root string, a model.Agyconf, instance string, unna
 // claim settles whose state this is: a state of an older agyconf under a
 // name derived from the config's path becomes the default instance's; a
 // config that moved keeps its state, said once; two configs that both
-// exist and both claim the unnamed instance are refused.
-func (s *Session) claim(instance string, unnamed bool, cfgPath string) error {
+// exist and both claim the unnamed instance are refused. An explicit
+// take-over settles which older state is this config's.
+func (s *Session) claim(instance string, unnamed bool, cfgPath, takeOver string) error {
 	st := s.State
-	if unnamed && !s.Store.HasState(instance) {
+	if unnamed && !s.Store.HasState(instance) && takeOver == "" {
 		// States of version 1 were named after the config's path.
 		var legacy []string
 		for name, other := range s.Opts.Others {
@@ -197,7 +198,13 @@ func (s *Session) claim(instance string, unnamed bool, cfgPath string) error {
 	if st.Config == "" || cfgPath == "" || st.Config == cfgPath {
 		return nil
 	}
-	if unnamed && claimsUnnamed(st.Config, s.Root) {
+	if !unnamed {
+		// A named instance is one owner wherever its config is read from
+		// (each Home Manager generation is another store path): nothing
+		// to say.
+		return nil
+	}
+	if claimsUnnamed(st.Config, s.Root) {
 		return fmt.Errorf("%s and %s both render into %s as the unnamed instance %q, so each would prune the other's files: give one of them its own instance with agyconf { instance = \"NAME\" } (or --instance NAME)", st.Config, cfgPath, s.Root, instance)
 	}
 	s.Notes = append(s.Notes, fmt.Sprintf("the config of the instance %q moved from %s to %s; its state follows it", instance, st.Config, cfgPath))
