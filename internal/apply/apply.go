@@ -658,17 +658,14 @@ func Execute(changes []Change, st *State, opts Options) error {
 		if secrets == nil {
 			secrets = secretValues(changes, opts.Secrets)
 		}
-		data, taken := c.backup, []BackupSecret(nil)
+		// A secret comes out where it can be put back exactly, and the
+		// backup records where.
+		data, taken := takeSecrets(c.backup, c.backupRefs, opts.Secrets)
 		if c.backupReason == "takeover" {
 			// The whole file before agyconf first merged into it: a safety
-			// net, never given back by agyconf itself, so redacted as
-			// every backup was before: agyconf's secrets where the plan
-			// and the state put them, and by value.
+			// net, never given back by agyconf itself, so also redacted
+			// where the state says agyconf put secrets, and by value.
 			data = RedactValues(redactPointers(data, *c), secrets)
-		} else {
-			// What agyconf gives back when it lets go: a secret comes out
-			// only where it can be put back exactly.
-			data, taken = takeSecrets(data, c.backupRefs, opts.Secrets)
 		}
 		id, err := opts.Store.Backup(data)
 		if err != nil {

@@ -367,6 +367,7 @@ func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data
 	if l.exists && (!owner || l.link != "") {
 		// The whole file, the first time agyconf merges into it.
 		c.backup, c.backupReason = l.data, "takeover"
+		c.backupRefs = render.SecretStrs(d.JSON)
 	}
 	if l.outside {
 		c.backup, c.backupReason = []byte("symbolic link to "+l.link+"\n"), "takeover"

@@ -57,6 +57,10 @@ type backupRow struct {
 	Reason  string `json:"reason"`
 	File    string `json:"file"`
 	Restore string `json:"restore"`
+	// Secrets are the JSON pointers, relative to the backup, of strings
+	// that hold "<secret>" where a secret was: the restore command copies
+	// the placeholder, agyconf's own restore puts the value back.
+	Secrets []string `json:"secrets,omitempty"`
 }
 
 func backupRows(s *session) []backupRow {
@@ -73,7 +77,11 @@ func backupRows(s *session) []backupRow {
 		if b.Reason == "takeover" {
 			restore = fmt.Sprintf("cp %s %s   # the whole file as it was before agyconf first merged into it", shellQuote(file), shellQuote(target))
 		}
-		rows = append(rows, backupRow{ID: b.ID, Path: b.Path, Entry: b.Entry, Reason: b.Reason, File: file, Restore: restore})
+		row := backupRow{ID: b.ID, Path: b.Path, Entry: b.Entry, Reason: b.Reason, File: file, Restore: restore}
+		for _, sec := range b.Secrets {
+			row.Secrets = append(row.Secrets, sec.Pointer)
+		}
+		rows = append(rows, row)
 	}
 	return rows
 }
@@ -120,6 +128,9 @@ func runBackups(c *cli.Context) error {
 			what += " " + strings.Join(pointerSegments(r.Entry), ".")
 		}
 		fmt.Fprintf(out, "%s  %s (%s)\n    %s\n    restore: %s\n", r.ID, what, backupReasons[r.Reason], r.File, r.Restore)
+		if len(r.Secrets) > 0 {
+			fmt.Fprintf(out, "    holds %d secret(s) as \"<secret>\" (%s): put the values back after restoring by hand; agyconf puts them back when it restores this itself\n", len(r.Secrets), strings.Join(r.Secrets, ", "))
+		}
 	}
 	fmt.Fprintf(out, "%s: %d backup(s)\n", s.Root, len(rows))
 	return nil

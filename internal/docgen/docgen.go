@@ -520,9 +520,12 @@ func (g *gen) layoutTable() {
 	g.p("in global scope and `<root>/.agyconf/<instance>.json` in workspace scope\n")
 	g.p("(commit it with the rendered tree: `render --check` on a fresh clone needs\n")
 	g.p("nothing else). Beside it: `lock` (held during a render), `cache/` (the\n")
-	g.p("last in-sync render, for the fast path) and `backups/` (files agyconf took\n")
-	g.p("over with `--adopt` or `--force`); a workspace's `.agyconf/.gitignore`\n")
-	g.p("keeps the lock and the cache out of git.\n")
+	g.p("last in-sync render, for the fast path) and `backups/` (every content\n")
+	g.p("agyconf wrote over without having written it — a file or entry taken over\n")
+	g.p("with `--adopt` or `--force`, a user's file replaced — one file per\n")
+	g.p("content, named by its hash, mode 0600; `agyconf backups` lists them); a\n")
+	g.p("workspace's `.agyconf/.gitignore` keeps the lock, the cache and the\n")
+	g.p("backups out of git, and agyconf rewrites it when it says anything else.\n")
 }
 
 // esc makes text safe inside a table cell: no pipe or newline, and no
