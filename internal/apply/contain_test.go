@@ -2,6 +2,7 @@ package apply
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -294,5 +295,49 @@ func TestCaseCollision(t *testing.T) {
 	_, err := e.run(plan(textDoc(".agents/rules/Foo.md", "a"), textDoc(".agents/rules/foo.md", "b")))
 	if err == nil || !strings.Contains(err.Error(), "differ only in case") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// Other instances' states are bounded together, like one state: a
+// repository carrying hundreds of states, or states that are large
+// together, is refused with a message before they are read.
+func TestOtherStatesBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		plant func(dir string)
+		want  string
+	}{
+		{"many", func(dir string) {
+			for i := 0; i <= MaxInstances; i++ {
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("i%03d.json", i)), []byte(`{"version":2,"files":{}}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, fmt.Sprintf("more than %d states", MaxInstances)},
+		{"large", func(dir string) {
+			for i := 0; i < 5; i++ {
+				// Sparse: the size is what counts, not yet the content.
+				p := filepath.Join(dir, fmt.Sprintf("big%d.json", i))
+				if err := os.WriteFile(p, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Truncate(p, MaxStateSize/4); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, "MiB together"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			dir := filepath.Join(e.root, filepath.FromSlash(stateDir))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tc.plant(dir)
+			_, err := NewStore(e.fs, stateDir).LoadOthers("state")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -19,9 +19,13 @@ import (
 // older agyconf meeting a newer state refuses it with a message.
 const StateVersion = 2
 
-// MaxStateSize bounds a state file: about 150 bytes an owned entry, so a
-// state of 100,000 entries is 15 MB.
+// MaxStateSize bounds a state file, and the other instances' states of
+// one root together: about 150 bytes an owned entry, so a state of
+// 100,000 entries is 15 MB.
 const MaxStateSize = 64 << 20
+
+// MaxInstances bounds how many other instances' states one run reads.
+const MaxInstances = 256
 
 // State is what one config instance owns under one root: per file, or per
 // entry of a shared file ("<file>#<JSON pointer>"), the hash of its content

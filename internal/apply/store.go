@@ -184,18 +184,34 @@ func (s *Store) LoadOthers(self string) (map[string]*State, error) {
 	if err != nil {
 		return nil, s.linkErr(fmt.Errorf("reading states: %w", err))
 	}
-	out := map[string]*State{}
+	// A workspace's states arrive with git clone: how many there are,
+	// and how much they hold together, is bounded like one state, before
+	// any is read.
+	var names []string
+	var total int64
 	for _, e := range entries {
 		name := e.Name()
 		instance, ok := strings.CutSuffix(name, ".json")
 		if !ok || instance == self || e.IsDir() || strings.HasPrefix(name, ".") {
 			continue
 		}
+		if len(names) == MaxInstances {
+			return nil, fmt.Errorf("%s holds more than %d states of config instances; agyconf reads at most %d per root: remove the ones no config renders any more", s.fs.Full(s.dir), MaxInstances, MaxInstances)
+		}
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			if total += info.Size(); total > MaxStateSize {
+				return nil, fmt.Errorf("the states in %s hold more than %d MiB together; agyconf reads at most that per root: remove the ones no config renders any more", s.fs.Full(s.dir), MaxStateSize>>20)
+			}
+		}
+		names = append(names, name)
+	}
+	out := map[string]*State{}
+	for _, name := range names {
 		st, err := s.loadState(path.Join(s.dir, name))
 		if err != nil {
 			return nil, err
 		}
-		out[instance] = st
+		out[strings.TrimSuffix(name, ".json")] = st
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package confine
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -34,6 +35,14 @@ func (r *Root) OpenLock(name string, create bool) (Lock, error) {
 	st, err := f.Stat()
 	if err == nil && !st.Mode().IsRegular() {
 		err = &NotRegularError{Path: r.Full(name), Mode: st.Mode()}
+	}
+	if err == nil && create {
+		// The holder's PID is written into the lock: a hard link would
+		// carry that write to another file, so a lock with more than one
+		// name is refused.
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
+			err = fmt.Errorf("%s has %d names (hard links); agyconf writes into its lock and never through a second name: remove it", r.Full(name), sys.Nlink)
+		}
 	}
 	if err != nil {
 		f.Close()

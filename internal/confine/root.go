@@ -236,7 +236,8 @@ func (r *Root) walk(start string, segs []string) (string, error) {
 		fi, err := r.root.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
 			if len(links) > 0 {
-				link := links[0]
+				// The innermost link is the one that leads nowhere.
+				link := links[len(links)-1]
 				target, _ := r.root.Readlink(link)
 				return "", &LinkError{Link: link, Target: target, Reason: LinkDangling, root: r.dir}
 			}
