@@ -10,13 +10,19 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/agyconf/agyconf/internal/jsonesc"
 )
 
 // exec-env starts a stdio MCP server with secrets read from files at the
 // moment agy starts it (agyconf's secret_mode = "exec"), so the values
 // never sit in mcp_config.json:
 //
-//	agyhook exec-env [--env VAR=TEXT | --env-file VAR=PATH]... -- COMMAND [ARG...]
+//	agyhook exec-env [--env VAR=TEXT | --env-file VAR=PATH | --env-file-json VAR=N:PATH]... -- COMMAND [ARG...]
+//
+// --env-file-json appends the file's value escaped N times as the inside
+// of a JSON string: a secret that was inside N jsonencode() calls in the
+// config, beside text that was escaped as many times.
 //
 // agy starts MCP servers from an argv and speaks MCP over the child's
 // stdin and stdout, so exec-env replaces itself with COMMAND (execve: same
@@ -42,7 +48,11 @@ const (
 // MaxSecretFile is the largest secret file exec-env reads (1 MiB).
 const MaxSecretFile = 1 << 20
 
-const execEnvUsage = "usage: agyhook exec-env [--env VAR=TEXT | --env-file VAR=PATH]... -- COMMAND [ARG...]"
+// maxJSONEscape bounds --env-file-json's N: each level can double the
+// value, and a config nests jsonencode() a few times at most.
+const maxJSONEscape = jsonesc.MaxTimes
+
+const execEnvUsage = "usage: agyhook exec-env [--env VAR=TEXT | --env-file VAR=PATH | --env-file-json VAR=N:PATH]... -- COMMAND [ARG...]"
 
 // envOp is one --env or --env-file, in command-line order.
 type envOp struct {
@@ -50,6 +60,8 @@ type envOp struct {
 	// Text is --env's text; Path is --env-file's absolute path.
 	Text, Path string
 	File       bool
+	// JSONEscape: --env-file-json's N.
+	JSONEscape int
 }
 
 // ExecPlan is what exec-env executes: Argv (Argv[0] as given, resolved to
@@ -110,7 +122,7 @@ func parseExecEnv(args []string) ([]envOp, []string, error) {
 				return nil, nil, usageErr("empty command after --")
 			}
 			return ops, cmd, nil
-		case "--env", "--env-file":
+		case "--env", "--env-file", "--env-file-json":
 			if i+1 >= len(args) {
 				return nil, nil, usageErr("%s needs an argument", a)
 			}
@@ -121,7 +133,7 @@ func parseExecEnv(args []string) ([]envOp, []string, error) {
 				if a == "--env" {
 					return nil, nil, usageErr("--env needs VAR=TEXT (argument %d has no =)", i+1)
 				}
-				return nil, nil, usageErr("--env-file needs VAR=PATH (argument %d has no =)", i+1)
+				return nil, nil, usageErr("%s needs VAR=PATH (argument %d has no =)", a, i+1)
 			}
 			if !validEnvName(name) {
 				return nil, nil, usageErr("%s: invalid variable name %q (want [A-Za-z_][A-Za-z0-9_]*)", a, name)
@@ -133,11 +145,19 @@ func parseExecEnv(args []string) ([]envOp, []string, error) {
 				}
 				op.Text = val
 			} else {
+				if a == "--env-file-json" {
+					n, rest, ok := strings.Cut(val, ":")
+					level, err := strconv.Atoi(n)
+					if !ok || err != nil || level < 1 || level > maxJSONEscape {
+						return nil, nil, usageErr("--env-file-json %s: want N:PATH with N from 1 to %d", name, maxJSONEscape)
+					}
+					op.JSONEscape, val = level, rest
+				}
 				if !filepath.IsAbs(val) {
-					return nil, nil, usageErr("--env-file %s: path %q is not absolute", name, val)
+					return nil, nil, usageErr("%s %s: path %q is not absolute", a, name, val)
 				}
 				if strings.IndexByte(val, 0) >= 0 {
-					return nil, nil, usageErr("--env-file %s: the path contains a NUL byte", name)
+					return nil, nil, usageErr("%s %s: the path contains a NUL byte", a, name)
 				}
 				op.Path, op.File = val, true
 			}
@@ -259,7 +279,11 @@ func buildExecEnv(args, environ []string, read func(string) (string, error)) (Ex
 		if err != nil {
 			return ExecPlan{}, failErr("--env-file %s=%s: %v", op.Name, showPath(op.Path), err)
 		}
-		b.WriteString(v)
+		esc, err := jsonesc.String(v, op.JSONEscape)
+		if err != nil {
+			return ExecPlan{}, failErr("--env-file-json %s=%s: %v", op.Name, showPath(op.Path), err)
+		}
+		b.WriteString(esc)
 	}
 	env := make([]string, 0, len(environ)+len(order))
 	for _, kv := range environ {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/agyconf/agyconf/internal/confine"
+	"github.com/agyconf/agyconf/internal/jsonesc"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -31,16 +33,41 @@ type secretMark struct{ path string }
 // The text secret_file() returns in place of the secret. The path is
 // hex-encoded so that the token survives jsonencode() and templates
 // unchanged and can never be confused with real text: a literal copy of it
-// in the input carries no mark and is refused.
+// in the input carries no mark and is refused. jsonencode() adds or
+// raises a ":jN" level inside each token it encodes, so that the value is
+// escaped as many times as the text around it when it is substituted.
 const (
 	secretTokenPrefix = "@@agyconf:secret_file:"
 	secretTokenSuffix = "@@"
 )
 
-var secretToken = regexp.MustCompile(`@@agyconf:secret_file:([0-9a-f]*)@@`)
+var secretToken = regexp.MustCompile(`@@agyconf:secret_file:([0-9a-f]*)(?::j([0-9]+))?@@`)
 
-func secretTokenFor(path string) string {
-	return secretTokenPrefix + hex.EncodeToString([]byte(path)) + secretTokenSuffix
+func secretTokenFor(path string, level int) string {
+	t := secretTokenPrefix + hex.EncodeToString([]byte(path))
+	if level > 0 {
+		t += ":j" + strconv.Itoa(level)
+	}
+	return t + secretTokenSuffix
+}
+
+// escapedOnce raises the escape level of every secret token in s, the
+// result of one jsonencode().
+func escapedOnce(s string) (string, error) {
+	deep := false
+	out := secretToken.ReplaceAllStringFunc(s, func(tok string) string {
+		m := secretToken.FindStringSubmatch(tok)
+		path, _ := hex.DecodeString(m[1])
+		level, _ := strconv.Atoi(m[2])
+		if level >= jsonesc.MaxTimes {
+			deep = true
+		}
+		return secretTokenFor(string(path), level+1)
+	})
+	if deep {
+		return "", fmt.Errorf("a secret_file() inside more than %d jsonencode() calls; nest fewer", jsonesc.MaxTimes)
+	}
+	return out, nil
 }
 
 // splitSecrets turns a decoded string back into literal and secret parts.
@@ -52,7 +79,11 @@ func splitSecrets(s string) model.Str {
 			out = append(out, model.Part{Text: s[last:m[0]]})
 		}
 		path, _ := hex.DecodeString(s[m[2]:m[3]])
-		out = append(out, model.Part{SecretFile: string(path)})
+		level := 0
+		if m[4] >= 0 {
+			level, _ = strconv.Atoi(s[m[4]:m[5]])
+		}
+		out = append(out, model.Part{SecretFile: string(path), JSONEscape: level})
 		last = m[1]
 	}
 	if last < len(s) || len(out) == 0 {
@@ -124,8 +155,20 @@ var jsonencodeFunc = function.New(&function.Spec{
 		// Each jsonencode around another escapes the quotes and backslashes
 		// of the one inside, doubling them: 30 nested calls on "x" would
 		// take gigabytes. Bounding every result bounds the next one's input.
-		if s, _ := v.Unmark(); !s.IsNull() && len(s.AsString()) > MaxFileSize {
+		s, marks := v.Unmark()
+		if s.IsNull() {
+			return v, nil
+		}
+		if len(s.AsString()) > MaxFileSize {
 			return cty.NilVal, fmt.Errorf("the result would be %d bytes, more than the %d bytes a config file may hold; encode less, or nest fewer jsonencode() calls", len(s.AsString()), MaxFileSize)
+		}
+		if strings.Contains(s.AsString(), secretTokenPrefix) {
+			// A secret inside is escaped once more when it is read.
+			out, err := escapedOnce(s.AsString())
+			if err != nil {
+				return cty.NilVal, err
+			}
+			return cty.StringVal(out).WithMarks(marks), nil
 		}
 		return v, nil
 	},
@@ -270,7 +313,7 @@ func secretFileFunc(scope model.Scope, rec *recorder) function.Function {
 				return cty.NilVal, fmt.Errorf("secret_file() needs a clean absolute path such as \"/run/secrets/github\", got %q", p)
 			}
 			rec.add("stat", p, statSum(p))
-			return cty.StringVal(secretTokenFor(p)).Mark(secretMark{path: p}), nil
+			return cty.StringVal(secretTokenFor(p, 0)).Mark(secretMark{path: p}), nil
 		},
 	})
 }

@@ -3,15 +3,17 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agyconf/agyconf/internal/jsonesc"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
 func TestSplitSecrets(t *testing.T) {
-	tok := secretTokenFor("/run/secrets/a")
+	tok := secretTokenFor("/run/secrets/a", 0)
 	for _, tc := range []struct {
 		in   string
 		want model.Str
@@ -20,7 +22,8 @@ func TestSplitSecrets(t *testing.T) {
 		{"plain", model.Str{{Text: "plain"}}},
 		{tok, model.Str{{SecretFile: "/run/secrets/a"}}},
 		{"Bearer " + tok, model.Str{{Text: "Bearer "}, {SecretFile: "/run/secrets/a"}}},
-		{tok + ":" + secretTokenFor("/b"), model.Str{{SecretFile: "/run/secrets/a"}, {Text: ":"}, {SecretFile: "/b"}}},
+		{tok + ":" + secretTokenFor("/b", 0), model.Str{{SecretFile: "/run/secrets/a"}, {Text: ":"}, {SecretFile: "/b"}}},
+		{secretTokenFor("/b", 3), model.Str{{SecretFile: "/b", JSONEscape: 3}}},
 	} {
 		if diff := cmp.Diff(tc.want, splitSecrets(tc.in)); diff != "" {
 			t.Errorf("splitSecrets(%q) (-want +got):\n%s", tc.in, diff)
@@ -34,14 +37,17 @@ func TestSplitSecrets(t *testing.T) {
 // string are secret.
 func TestSecretFileFunc(t *testing.T) {
 	secret := func(p string) model.Part { return model.Part{SecretFile: p} }
+	escaped := func(p string, n int) model.Part { return model.Part{SecretFile: p, JSONEscape: n} }
 	lit := func(s string) model.Part { return model.Part{Text: s} }
 	runFuncCases(t, t.TempDir(), []funcCase{
 		{name: "alone", expr: `secret_file("/run/secrets/t")`, want: model.Str{secret("/run/secrets/t")}},
 		{name: "template", expr: `"Bearer ${secret_file("/run/secrets/t")}"`, want: model.Str{lit("Bearer "), secret("/run/secrets/t")}},
 		{name: "two", expr: `"${secret_file("/a")}:${secret_file("/b")}!"`, want: model.Str{secret("/a"), lit(":"), secret("/b"), lit("!")}},
 		{name: "odd-path", expr: `secret_file("/run/secrets/my token ü@@")`, want: model.Str{secret("/run/secrets/my token ü@@")}},
-		{name: "jsonencode-object", expr: `jsonencode({token = secret_file("/run/secrets/t"), user = "me"})`, want: model.Str{lit(`{"token":"`), secret("/run/secrets/t"), lit(`","user":"me"}`)}},
-		{name: "jsonencode-list", expr: `jsonencode(["a", "x${secret_file("/x")}"])`, want: model.Str{lit(`["a","x`), secret("/x"), lit(`"]`)}},
+		{name: "jsonencode-object", expr: `jsonencode({token = secret_file("/run/secrets/t"), user = "me"})`, want: model.Str{lit(`{"token":"`), escaped("/run/secrets/t", 1), lit(`","user":"me"}`)}},
+		{name: "jsonencode-list", expr: `jsonencode(["a", "x${secret_file("/x")}"])`, want: model.Str{lit(`["a","x`), escaped("/x", 1), lit(`"]`)}},
+		{name: "jsonencode-twice", expr: `jsonencode({outer = jsonencode({t = secret_file("/t")})})`, want: model.Str{lit(`{"outer":"{\"t\":\"`), escaped("/t", 2), lit(`\"}"}`)}},
+		{name: "jsonencode-too-deep", expr: strings.Repeat("jsonencode(", jsonesc.MaxTimes+1) + `secret_file("/t")` + strings.Repeat(")", jsonesc.MaxTimes+1), err: "inside more than 16 jsonencode() calls"},
 		{name: "conditional", expr: `true ? secret_file("/a") : "none"`, want: model.Str{secret("/a")}},
 		{name: "relative", expr: `secret_file("run/secrets/t")`, err: "needs a clean absolute path"},
 		{name: "unclean", expr: `secret_file("/run/secrets/../t")`, err: "needs a clean absolute path"},
@@ -89,7 +95,7 @@ mcp_server "remote" {
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
 	auth := remote.Headers["Authorization"]
-	wantAuth := model.Str{{Text: `Basic {"p":"`}, {SecretFile: "/run/secrets/p"}, {Text: `","u":"me"}`}}
+	wantAuth := model.Str{{Text: `Basic {"p":"`}, {SecretFile: "/run/secrets/p", JSONEscape: 1}, {Text: `","u":"me"}`}}
 	if diff := cmp.Diff(wantAuth, auth); diff != "" {
 		t.Errorf("Authorization (-want +got):\n%s", diff)
 	}

@@ -126,6 +126,11 @@ type Str []Part
 type Part struct {
 	Text       string `json:"text,omitempty"`
 	SecretFile string `json:"secret_file,omitempty"`
+	// JSONEscape is how many jsonencode() calls were around the secret:
+	// its value is escaped that many times as the inside of a JSON
+	// string when it is substituted (jsonesc.String), as the literal text
+	// beside it was when it was encoded.
+	JSONEscape int `json:"json_escape,omitempty"`
 }
 
 // MarshalJSON writes a Str without secrets as a plain JSON string, and one

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/agyconf/agyconf/internal/jsonesc"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -151,7 +152,11 @@ func resolve(v any, read SecretReader) (any, error) {
 			if err != nil {
 				return nil, fmt.Errorf("reading secret: %w", err)
 			}
-			b.WriteString(text)
+			esc, err := jsonesc.String(text, p.JSONEscape)
+			if err != nil {
+				return nil, fmt.Errorf("secret %s: %w", p.SecretFile, err)
+			}
+			b.WriteString(esc)
 		}
 		return b.String(), nil
 	})

@@ -288,6 +288,9 @@ func (r *renderer) execEnv(command string, args []model.Str, env map[string]mode
 	for _, k := range names {
 		for _, p := range env[k] {
 			switch {
+			case p.SecretFile != "" && p.JSONEscape > 0:
+				// Inside jsonencode(): escaped as the text around it was.
+				wrapped = append(wrapped, lit("--env-file-json"), lit(k+"="+strconv.Itoa(p.JSONEscape)+":"+p.SecretFile))
 			case p.SecretFile != "":
 				wrapped = append(wrapped, lit("--env-file"), lit(k+"="+p.SecretFile))
 			case p.Text != "":

@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -211,5 +212,38 @@ func TestSecrets(t *testing.T) {
 	}
 	if _, err := mcp.Bytes(func(string) (string, error) { return "", os.ErrNotExist }); err == nil {
 		t.Error("a secret that cannot be read must be an error")
+	}
+}
+
+// A secret inside jsonencode() is escaped as the text around it was, as
+// many times as there were calls: the string a server reads decodes to
+// the secret, whatever quotes and backslashes it holds.
+func TestSecretInsideJSONEncode(t *testing.T) {
+	const value = `pa"ss\word` + "\n\tend"
+	doc := &render.Document{Path: "x.json", JSON: map[string]any{
+		"once":  model.Str{{Text: `{"t":"`}, {SecretFile: "/s", JSONEscape: 1}, {Text: `"}`}},
+		"twice": model.Str{{Text: `{"o":"{\"t\":\"`}, {SecretFile: "/s", JSONEscape: 2}, {Text: `\"}"}`}},
+		"plain": model.Str{{Text: "Bearer "}, {SecretFile: "/s"}},
+	}}
+	b, err := doc.Bytes(func(string) (string, error) { return value, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]string
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%v:\n%s", err, b)
+	}
+	var once, outer, inner map[string]string
+	if err := json.Unmarshal([]byte(got["once"]), &once); err != nil || once["t"] != value {
+		t.Errorf("once: %q, %v", got["once"], err)
+	}
+	if err := json.Unmarshal([]byte(got["twice"]), &outer); err != nil {
+		t.Fatalf("twice: %q, %v", got["twice"], err)
+	}
+	if err := json.Unmarshal([]byte(outer["o"]), &inner); err != nil || inner["t"] != value {
+		t.Errorf("twice, inside: %q, %v", outer["o"], err)
+	}
+	if got["plain"] != "Bearer "+value {
+		t.Errorf("plain: %q", got["plain"])
 	}
 }
