@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"regexp"
 	"sort"
@@ -141,10 +142,9 @@ func (v *Validator) ValidateJSON(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	loc := newJSONLocator(data)
 	var out []Finding
 	add := func(off int, ptr, msg string) {
-		line, col := loc.lineCol(off)
+		line, col := lineCol(data, off)
 		out = append(out, Finding{Pointer: ptr, Line: line, Column: col, Message: msg})
 	}
 	start := 0
@@ -167,9 +167,10 @@ func (v *Validator) ValidateJSON(name string, data []byte) error {
 		add(start+off, "", msg)
 		return docError(name, out)
 	}
+	loc := newJSONLocator(data)
 	w := &jsonWalker{dec: json.NewDecoder(bytes.NewReader(body)), data: data, base: start, end: start, loc: loc}
 	w.dec.UseNumber()
-	value, err := w.value("", -1)
+	value, err := w.value(position{})
 	if err != nil {
 		// Unmarshal accepted the bytes, so the decoder cannot fail.
 		return fmt.Errorf("schema: walking %s document: %w", name, err)
@@ -195,14 +196,14 @@ func (v *Validator) ValidateMarkdown(name string, doc []byte) error {
 		doc = doc[len(utf8BOM):]
 	}
 	if off := invalidUTF8(doc); off >= 0 {
-		line, col := newJSONLocator(doc).lineCol(off)
+		line, col := lineCol(doc, off)
 		out = append(out, Finding{Line: line, Column: col, Message: "invalid UTF-8"})
 		return docError(name, out)
 	}
 	fm, _, first, err := frontmatter.Split(doc)
 	switch {
 	case errors.Is(err, frontmatter.ErrNone):
-		out = append(out, ds.validate(map[string]any{}, yamlLocator{root: position{line: 1, col: 1}})...)
+		out = append(out, ds.validate(map[string]any{}, &yamlLocator{root: newPosition(1, 1)})...)
 		return docError(name, out)
 	case err != nil:
 		out = append(out, Finding{Line: 1, Column: 1, Message: err.Error()})
@@ -213,10 +214,10 @@ func (v *Validator) ValidateMarkdown(name string, doc []byte) error {
 		out = append(out, yamlFinding(err, first))
 		return docError(name, out)
 	}
-	loc := yamlLocator{root: position{line: first, col: 1}, index: map[string]span2{}}
+	loc := &yamlLocator{root: newPosition(first, 1), lineShift: first - 1, keys: map[*yaml.Node]map[string]int{}}
 	var node yaml.Node
 	if yaml.Unmarshal(fm, &node) == nil && len(node.Content) > 0 {
-		loc.indexNode(node.Content[0], "", first-1, 0)
+		loc.doc = node.Content[0]
 	}
 	out = append(out, ds.validate(jsonValue(value), loc)...)
 	return docError(name, out)
@@ -297,59 +298,137 @@ func prevNonSpace(b []byte, off int) int {
 	return -1
 }
 
-// jsonLocator maps byte offsets to lines and columns.
-type jsonLocator struct {
-	data  []byte
-	lines []int // offset of each line's first byte
-	index map[string]span
+// position is a 1-based line and character column in a document. One is
+// stored for every value and member name, so in 32 bits each: only a
+// document of 2 GiB or more could hold a larger one, which saturates.
+type position struct{ line, col int32 }
+
+func newPosition(line, col int) position {
+	return position{line: int32(min(line, math.MaxInt32)), col: int32(min(col, math.MaxInt32))}
 }
 
-// span is where a value sits: its member name (-1 for array elements and
-// the root) and the value itself.
-type span struct{ key, value int }
+func (p position) lineCol() (int, int) { return int(p.line), int(p.col) }
+
+// span is where a value sits: its member name (line 0 for an array
+// element and the root, which have none) and the value itself.
+type span struct{ key, value position }
+
+// lineCol returns the line and character column of the byte at off:
+// columns count code points (an invalid UTF-8 byte counts as one), and a
+// byte order mark counts as none. It scans the document, so it is for the
+// few offsets no value holds (a byte order mark, invalid UTF-8, a syntax
+// error); the walk locates values as it passes them.
+func lineCol(data []byte, off int) (int, int) {
+	off = min(off, len(data))
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	if start == 0 && bytes.HasPrefix(data, []byte(utf8BOM)) && off >= len(utf8BOM) {
+		start = len(utf8BOM) // editors do not show a byte order mark
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1, utf8.RuneCount(data[start:off]) + 1
+}
+
+// jsonLocator knows where every value of a JSON document starts. Values
+// are numbered nodes, and a pointer is followed one segment at a time
+// through the edges from each node to its members and elements. It holds
+// no pointer strings: a pointer is as long as a value's depth times its
+// keys, so indexing every value by its pointer took memory quadratic in a
+// deeply nested document's size (4,000 levels of 1,000-character keys, a
+// 4 MB file, ran out of memory). This index grows with the number of
+// values, and each member name is the string the decoded value holds.
+type jsonLocator struct {
+	data  []byte
+	spans []span         // by node: 0 is the root, then document order
+	kids  map[edge]int32 // the node of each member and element
+	// The walk visits values in document order, so a cursor that only
+	// moves forward locates them all in one pass over the bytes, however
+	// long the lines: data[off] is on line, at col.
+	off, line, col int
+}
+
+// edge names a child of node parent: a member by name (index -1) or an
+// array element by index. Nodes are numbered in 32 bits: a document holds
+// fewer than 2³¹ values unless it is over 4 GiB.
+type edge struct {
+	parent, index int32
+	name          string
+}
 
 func newJSONLocator(data []byte) *jsonLocator {
-	l := &jsonLocator{data: data, lines: []int{0}, index: map[string]span{}}
-	for i, c := range data {
-		if c == '\n' {
-			l.lines = append(l.lines, i+1)
-		}
+	l := &jsonLocator{data: data, kids: map[edge]int32{}, line: 1, col: 1}
+	if bytes.HasPrefix(data, []byte(utf8BOM)) {
+		l.off = len(utf8BOM) // editors do not show a byte order mark
 	}
 	return l
 }
 
-func (l *jsonLocator) lineCol(off int) (int, int) {
-	if off > len(l.data) {
-		off = len(l.data)
+// advance moves the cursor forward to off and returns its position. off
+// starts a token, an ASCII byte, which no UTF-8 sequence spans: counting
+// runes from the cursor counts what counting from the line's start would.
+func (l *jsonLocator) advance(off int) position {
+	seg := l.data[l.off:off]
+	if i := bytes.LastIndexByte(seg, '\n'); i >= 0 {
+		l.line, l.col = l.line+bytes.Count(seg, []byte("\n")), 1
+		seg = seg[i+1:]
 	}
-	i := sort.Search(len(l.lines), func(i int) bool { return l.lines[i] > off }) - 1
-	col := 1
-	p := l.lines[i]
-	if i == 0 && bytes.HasPrefix(l.data, []byte(utf8BOM)) && off >= len(utf8BOM) {
-		p = len(utf8BOM) // editors do not show a byte order mark
-	}
-	for p < off {
-		_, size := utf8.DecodeRune(l.data[p:off])
-		p += size
-		col++
-	}
-	return i + 1, col
+	l.col += utf8.RuneCount(seg)
+	l.off = off
+	return newPosition(l.line, l.col)
 }
 
+// locate returns where the value at ptr starts, or its member name's
+// position when atKey is set; for a pointer into no value, the start of
+// its deepest ancestor that is one.
 func (l *jsonLocator) locate(ptr string, atKey bool) (int, int) {
-	for {
-		if s, ok := l.index[ptr]; ok {
-			if atKey && s.key >= 0 {
-				return l.lineCol(s.key)
-			}
-			return l.lineCol(s.value)
-		}
-		if ptr == "" {
-			return 1, 1
-		}
-		ptr = ptr[:strings.LastIndexByte(ptr, '/')]
-		atKey = false
+	if len(l.spans) == 0 {
+		return 1, 1
 	}
+	node := int32(0)
+	for ptr != "" {
+		seg, rest, ok := nextSegment(ptr)
+		child, found := l.kids[edge{parent: node, index: -1, name: seg}]
+		if i, isIndex := arrayIndex(seg); ok && !found && isIndex {
+			child, found = l.kids[edge{parent: node, index: i}]
+		}
+		if !ok || !found {
+			atKey = false
+			break
+		}
+		node, ptr = child, rest
+	}
+	s := l.spans[node]
+	if atKey && s.key.line > 0 {
+		return s.key.lineCol()
+	}
+	return s.value.lineCol()
+}
+
+// nextSegment splits the first reference token off a JSON pointer and
+// unescapes it: "/a~1b/c" gives "a/b" and "/c".
+func nextSegment(ptr string) (seg, rest string, ok bool) {
+	if !strings.HasPrefix(ptr, "/") {
+		return "", "", false
+	}
+	end := len(ptr)
+	if i := strings.IndexByte(ptr[1:], '/'); i >= 0 {
+		end = i + 1
+	}
+	// Replacing allocates only in a segment that holds a "~".
+	return strings.ReplaceAll(strings.ReplaceAll(ptr[1:end], "~1", "/"), "~0", "~"), ptr[end:], true
+}
+
+// arrayIndex reads a pointer segment as an array index, written the way
+// strconv.Itoa writes one: "0", or digits without a leading zero.
+func arrayIndex(seg string) (int32, bool) {
+	if seg == "" || seg[0] == '0' && len(seg) > 1 {
+		return 0, false
+	}
+	for i := 0; i < len(seg); i++ {
+		if seg[i] < '0' || seg[i] > '9' {
+			return 0, false
+		}
+	}
+	i, err := strconv.ParseInt(seg, 10, 32)
+	return int32(i), err == nil
 }
 
 // jsonWalker decodes a document that encoding/json accepted, token by
@@ -362,6 +441,17 @@ type jsonWalker struct {
 	end      int // end of the last token, in data
 	loc      *jsonLocator
 	findings []Finding
+	// path leads from the root to the value being walked: the pointer a
+	// duplicate key's finding names is built from it when one is found,
+	// not carried down to every value.
+	path []step
+}
+
+// step is one segment of path: a member name, or an element's index
+// (name unused) when index is not -1.
+type step struct {
+	name  string
+	index int
 }
 
 func (w *jsonWalker) token() (json.Token, int, error) {
@@ -382,12 +472,15 @@ func (w *jsonWalker) token() (json.Token, int, error) {
 	return tok, start, nil
 }
 
-func (w *jsonWalker) value(ptr string, keyOff int) (any, error) {
+// value walks the value that comes next, whose member name is at key
+// (line 0 for none).
+func (w *jsonWalker) value(key position) (any, error) {
 	tok, start, err := w.token()
 	if err != nil {
 		return nil, err
 	}
-	w.loc.index[ptr] = span{key: keyOff, value: start}
+	node := int32(len(w.loc.spans))
+	w.loc.spans = append(w.loc.spans, span{key: key, value: w.loc.advance(start)})
 	d, ok := tok.(json.Delim)
 	if !ok {
 		return tok, nil
@@ -395,7 +488,10 @@ func (w *jsonWalker) value(ptr string, keyOff int) (any, error) {
 	if d == '[' {
 		arr := []any{}
 		for i := 0; w.dec.More(); i++ {
-			e, err := w.value(ptr+"/"+strconv.Itoa(i), -1)
+			w.loc.kids[edge{parent: node, index: int32(i)}] = int32(len(w.loc.spans))
+			w.path = append(w.path, step{index: i})
+			e, err := w.value(position{})
+			w.path = w.path[:len(w.path)-1]
 			if err != nil {
 				return nil, err
 			}
@@ -405,22 +501,24 @@ func (w *jsonWalker) value(ptr string, keyOff int) (any, error) {
 		return arr, err
 	}
 	obj := map[string]any{}
-	seen := map[string]int{}
 	for w.dec.More() {
 		ktok, koff, err := w.token()
 		if err != nil {
 			return nil, err
 		}
 		k, _ := ktok.(string)
-		child := ptr + "/" + escapePointer(k)
-		if first, dup := seen[k]; dup {
-			fl, fc := w.loc.lineCol(first)
-			line, col := w.loc.lineCol(koff)
-			w.findings = append(w.findings, Finding{Pointer: child, Line: line, Column: col, Message: fmt.Sprintf(
-				"duplicate key %q (first at %d:%d): Go's encoding/json keeps the last value and silently drops the first; agy keeps the last in hooks.json and mcp_config.json and does not load a plugin.json with a duplicate key at all (reference §2.1, §3, §4)", k, fl, fc)})
+		at := w.loc.advance(koff)
+		member := edge{parent: node, index: -1, name: k}
+		if prev, dup := w.loc.kids[member]; dup {
+			// prev is the key's last occurrence before this one.
+			first := w.loc.spans[prev].key
+			w.findings = append(w.findings, Finding{Pointer: w.pointer(k), Line: int(at.line), Column: int(at.col), Message: fmt.Sprintf(
+				"duplicate key %q (first at %d:%d): Go's encoding/json keeps the last value and silently drops the first; agy keeps the last in hooks.json and mcp_config.json and does not load a plugin.json with a duplicate key at all (reference §2.1, §3, §4)", k, first.line, first.col)})
 		}
-		seen[k] = koff
-		e, err := w.value(child, koff)
+		w.loc.kids[member] = int32(len(w.loc.spans)) // the last occurrence is the one decoded
+		w.path = append(w.path, step{name: k, index: -1})
+		e, err := w.value(at)
+		w.path = w.path[:len(w.path)-1]
 		if err != nil {
 			return nil, err
 		}
@@ -430,67 +528,98 @@ func (w *jsonWalker) value(ptr string, keyOff int) (any, error) {
 	return obj, err
 }
 
+// pointer is the JSON pointer of member name of the value being walked.
+func (w *jsonWalker) pointer(name string) string {
+	var b strings.Builder
+	for _, s := range w.path {
+		b.WriteByte('/')
+		if s.index >= 0 {
+			b.WriteString(strconv.Itoa(s.index))
+		} else {
+			b.WriteString(escapePointer(s.name))
+		}
+	}
+	b.WriteByte('/')
+	b.WriteString(escapePointer(name))
+	return b.String()
+}
+
 func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// yamlLocator maps pointers into frontmatter to document lines.
+// yamlLocator maps pointers into frontmatter to document lines. It follows
+// each pointer a finding names through the parsed nodes instead of
+// indexing every value by its pointer up front, which took memory growing
+// with depth times key length, and with every alias: each alias indexed
+// its anchor's whole subtree again under its own pointers. Following a
+// pointer is a loop, one step a segment, so it needs no depth cap.
 type yamlLocator struct {
-	root  position
-	index map[string]span2
+	root      position   // where findings go when there is no node
+	doc       *yaml.Node // the frontmatter's top node, or nil
+	lineShift int        // turns frontmatter lines into document lines
+	// keys memoizes, for each mapping a pointer went through, the index in
+	// Content of each key's last occurrence, so that many findings in one
+	// big mapping do not each scan it.
+	keys map[*yaml.Node]map[string]int
 }
 
-type position struct{ line, col int }
-
-type span2 struct {
-	key    position // zero for sequence items
-	value  position
-	hasKey bool
+func (l *yamlLocator) pos(n *yaml.Node) position {
+	return newPosition(n.Line+l.lineShift, n.Column)
 }
 
-func (l yamlLocator) locate(ptr string, atKey bool) (int, int) {
-	for {
-		if s, ok := l.index[ptr]; ok {
-			if atKey && s.hasKey {
-				return s.key.line, s.key.col
+// locate returns where the value at ptr starts, or its key's position
+// when atKey is set; for a pointer into no value, the start of its
+// deepest ancestor that is one. An alias leads into its anchor's value;
+// the alias itself is where the value is written.
+func (l *yamlLocator) locate(ptr string, atKey bool) (int, int) {
+	if l.doc == nil {
+		return l.root.lineCol()
+	}
+	n := l.doc
+	s := span{value: l.pos(n)}
+	for ptr != "" {
+		seg, rest, ok := nextSegment(ptr)
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		found := false
+		switch {
+		case !ok:
+		case n.Kind == yaml.MappingNode:
+			if i, has := l.member(n, seg); has {
+				k, v := n.Content[i], n.Content[i+1]
+				s, n, found = span{key: l.pos(k), value: l.pos(v)}, v, true
 			}
-			return s.value.line, s.value.col
+		case n.Kind == yaml.SequenceNode:
+			if i, isIndex := arrayIndex(seg); isIndex && int(i) < len(n.Content) {
+				n = n.Content[i]
+				s, found = span{value: l.pos(n)}, true
+			}
 		}
-		if ptr == "" {
-			return l.root.line, l.root.col
+		if !found {
+			atKey = false
+			break
 		}
-		ptr = ptr[:strings.LastIndexByte(ptr, '/')]
-		atKey = false
+		ptr = rest
 	}
+	if atKey && s.key.line > 0 {
+		return s.key.lineCol()
+	}
+	return s.value.lineCol()
 }
 
-// indexNode records where every value of the frontmatter starts; lineShift
-// turns frontmatter lines into document lines.
-func (l yamlLocator) indexNode(n *yaml.Node, ptr string, lineShift, depth int) {
-	if depth > 100 {
-		return
-	}
-	pos := func(n *yaml.Node) position { return position{line: n.Line + lineShift, col: n.Column} }
-	if _, ok := l.index[ptr]; !ok {
-		l.index[ptr] = span2{value: pos(n)}
-	}
-	target := n
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		target = n.Alias
-	}
-	switch target.Kind {
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(target.Content); i += 2 {
-			k, v := target.Content[i], target.Content[i+1]
-			child := ptr + "/" + escapePointer(k.Value)
-			l.index[child] = span2{key: pos(k), value: pos(v), hasKey: true}
-			l.indexNode(v, child, lineShift, depth+1)
+func (l *yamlLocator) member(m *yaml.Node, name string) (int, bool) {
+	keys, ok := l.keys[m]
+	if !ok {
+		keys = make(map[string]int, len(m.Content)/2)
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			keys[m.Content[i].Value] = i
 		}
-	case yaml.SequenceNode:
-		for i, c := range target.Content {
-			l.indexNode(c, ptr+"/"+strconv.Itoa(i), lineShift, depth+1)
-		}
+		l.keys[m] = keys
 	}
+	i, ok := keys[name]
+	return i, ok
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)

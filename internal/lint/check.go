@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -538,27 +539,41 @@ func (c *checker) credentials(root any, loc *locator, perm os.FileMode, add func
 	}
 }
 
-// locator finds where each value of a valid JSON document starts.
+// locator finds where each value of a valid JSON document starts. Values
+// are numbered nodes, and a pointer is followed one segment at a time
+// through the edges from each node to its members and elements. It holds
+// no pointer strings: a pointer is as long as a value's depth times its
+// keys, so indexing every value by its pointer took memory quadratic in a
+// deeply nested document's size (4,000 levels of 1,000-character keys, a
+// 4 MB file, ran out of memory). This index grows with the number of
+// values.
 type locator struct {
-	data  []byte
-	bom   bool
-	vals  map[string]int
-	lines []int // offsets of line starts
+	data []byte
+	at   []position     // by node: 0 is the root, then document order
+	kids map[edge]int32 // the node of each member and element
+	// The walk visits values in document order, so a cursor that only
+	// moves forward locates them all in one pass over the bytes, however
+	// long the lines: data[off] is on line, at col.
+	off, line, col int
+}
+
+// position is a 1-based line and character column. One is stored for
+// every value, so in 32 bits each: files are at most MaxFileSize bytes.
+type position struct{ line, col int32 }
+
+// edge names a child of node parent: a member by name (index -1) or an
+// array element by index.
+type edge struct {
+	parent, index int32
+	name          string
 }
 
 func newLocator(data []byte) *locator {
-	l := &locator{data: data, vals: map[string]int{}}
-	base := 0
+	l := &locator{data: data, kids: map[edge]int32{}, line: 1, col: 1}
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		l.bom, base = true, 3
+		l.off = 3 // editors do not show a byte order mark
 	}
-	l.lines = append(l.lines, 0)
-	for i, b := range data {
-		if b == '\n' {
-			l.lines = append(l.lines, i+1)
-		}
-	}
-	l.walk(base, "")
+	l.walk(l.off)
 	return l
 }
 
@@ -582,14 +597,29 @@ func (l *locator) str(off int) int {
 	return len(l.data)
 }
 
+// advance moves the cursor forward to off and returns its position. off
+// starts a value, an ASCII byte, which no UTF-8 sequence spans: counting
+// runes from the cursor counts what counting from the line's start would.
+func (l *locator) advance(off int) position {
+	seg := l.data[l.off:off]
+	if i := bytes.LastIndexByte(seg, '\n'); i >= 0 {
+		l.line, l.col = l.line+bytes.Count(seg, []byte("\n")), 1
+		seg = seg[i+1:]
+	}
+	l.col += utf8.RuneCount(seg)
+	l.off = off
+	return position{line: int32(min(l.line, math.MaxInt32)), col: int32(min(l.col, math.MaxInt32))}
+}
+
 // walk indexes the value starting at or after off and returns its end.
 // The document is valid JSON, so the scan need not check syntax.
-func (l *locator) walk(off int, ptr string) int {
+func (l *locator) walk(off int) int {
 	off = l.skip(off)
 	if off >= len(l.data) {
 		return off
 	}
-	l.vals[ptr] = off
+	node := int32(len(l.at))
+	l.at = append(l.at, l.advance(off))
 	switch l.data[off] {
 	case '{':
 		off = l.skip(off + 1)
@@ -602,18 +632,23 @@ func (l *locator) walk(off int, ptr string) int {
 			var k string
 			_ = json.Unmarshal(l.data[off:end], &k)
 			off = l.skip(end)
-			off = l.walk(off+1, ptr+"/"+escape(k)) // past the colon
+			child := int32(len(l.at))
+			off = l.walk(off + 1) // past the colon
+			// A later duplicate replaces an earlier one, as it does in
+			// the value encoding/json decodes.
+			l.kids[edge{parent: node, index: -1, name: k}] = child
 			off = l.skip(off)
 		}
 		return off + 1
 	case '[':
 		off = l.skip(off + 1)
-		for i := 0; off < len(l.data) && l.data[off] != ']'; {
+		for i := int32(0); off < len(l.data) && l.data[off] != ']'; {
 			if l.data[off] == ',' {
 				off = l.skip(off + 1)
 				continue
 			}
-			off = l.skip(l.walk(off, ptr+"/"+strconv.Itoa(i)))
+			l.kids[edge{parent: node, index: i}] = int32(len(l.at))
+			off = l.skip(l.walk(off))
 			i++
 		}
 		return off + 1
@@ -626,21 +661,39 @@ func (l *locator) walk(off int, ptr string) int {
 	return off
 }
 
-// value returns the 1-based line and character column of the value at ptr.
+// value returns the 1-based line and character column of the value at
+// ptr, or 0, 0 for a pointer into no value.
 func (l *locator) value(ptr string) (int, int) {
-	off, ok := l.vals[ptr]
-	if !ok {
+	if len(l.at) == 0 {
 		return 0, 0
 	}
-	line := 0
-	for line+1 < len(l.lines) && l.lines[line+1] <= off {
-		line++
+	node := int32(0)
+	for _, seg := range pointerSegments(ptr) {
+		child, ok := l.kids[edge{parent: node, index: -1, name: seg}]
+		if i, isIndex := arrayIndex(seg); !ok && isIndex {
+			child, ok = l.kids[edge{parent: node, index: i}]
+		}
+		if !ok {
+			return 0, 0
+		}
+		node = child
 	}
-	start := l.lines[line]
-	if line == 0 && l.bom {
-		start = 3
+	return int(l.at[node].line), int(l.at[node].col)
+}
+
+// arrayIndex reads a pointer segment as an array index, written the way
+// strconv.Itoa writes one: "0", or digits without a leading zero.
+func arrayIndex(seg string) (int32, bool) {
+	if seg == "" || seg[0] == '0' && len(seg) > 1 {
+		return 0, false
 	}
-	return line + 1, utf8.RuneCount(l.data[start:off]) + 1
+	for i := 0; i < len(seg); i++ {
+		if seg[i] < '0' || seg[i] > '9' {
+			return 0, false
+		}
+	}
+	i, err := strconv.ParseInt(seg, 10, 32)
+	return int32(i), err == nil
 }
 
 // DocumentOptions describe a document linted from its bytes.
