@@ -164,17 +164,23 @@ let
     handler = map handler (g.handlers or [ ]);
   };
 
+  # The events come from agyconf's table of facts (internal/agy), as
+  # generated into agy-facts.json: an event's option name and block name.
+  facts = builtins.fromJSON (builtins.readFile ./agy-facts.json);
+
   hook =
     h:
-    clean {
-      enabled = if h.enabled or true then null else false;
-      pre_tool_use = map matcherGroup (h.preToolUse or [ ]);
-      post_tool_use = map matcherGroup (h.postToolUse or [ ]);
-      pre_invocation = map handler (h.preInvocation or [ ]);
-      post_invocation = map handler (h.postInvocation or [ ]);
-      stop = map handler (h.stop or [ ]);
-      session_start = map handler (h.sessionStart or [ ]);
-    };
+    clean (
+      {
+        enabled = if h.enabled or true then null else false;
+      }
+      // builtins.listToAttrs (
+        map (e: {
+          name = e.block;
+          value = map (if e.grouped then matcherGroup else handler) (h.${e.option} or [ ]);
+        }) facts.events
+      )
+    );
 
   skill =
     s:

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
-	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
 	"github.com/agyconf/agyconf/schema"
 )
@@ -24,18 +24,18 @@ import (
 // documentSchemas are the schemas of the files Antigravity reads, and
 // whether their documents are JSON or markdown with YAML frontmatter.
 var documentSchemas = map[string]string{
-	render.SchemaMCPConfig:   ".json",
-	render.SchemaHooks:       ".json",
-	render.SchemaPlugin:      ".json",
-	render.SchemaSkill:       ".md",
-	render.SchemaRule:        ".md",
-	render.SchemaAgent:       ".md",
-	render.SchemaWorkflow:    ".md",
-	render.SchemaCLISettings: ".json",
-	render.SchemaIDESettings: ".json",
-	"acp-settings":           ".json",
-	schema.State:             ".json",
-	schema.StateV1:           ".json",
+	render.SchemaOf(agy.MCPConfig):   ".json",
+	render.SchemaOf(agy.Hooks):       ".json",
+	render.SchemaOf(agy.Plugins):     ".json",
+	render.SchemaOf(agy.Skills):      ".md",
+	render.SchemaOf(agy.Rules):       ".md",
+	render.SchemaOf(agy.Agents):      ".md",
+	render.SchemaOf(agy.Workflows):   ".md",
+	render.SchemaOf(agy.Settings):    ".json",
+	render.SchemaOf(agy.IDESettings): ".json",
+	"acp-settings":                   ".json",
+	schema.State:                     ".json",
+	schema.StateV1:                   ".json",
 }
 
 func newValidator(t *testing.T) *schema.Validator {
@@ -447,11 +447,11 @@ func TestRenderSchemaNames(t *testing.T) {
 			t.Errorf("no embedded schema %s", n)
 		}
 	}
-	src, err := schema.Source(render.SchemaHooks)
+	src, err := schema.Source(render.SchemaOf(agy.Hooks))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ev := range model.Events {
+	for _, ev := range agy.EventNames() {
 		if !bytes.Contains(src, []byte(`"`+string(ev)+`"`)) {
 			t.Errorf("hooks schema does not name event %s", ev)
 		}

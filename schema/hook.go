@@ -1,26 +1,17 @@
 package schema
 
-// hookContracts maps each hooks.json event to the schemas of what agy
-// writes on a hook's stdin and what it honours on the hook's stdout
-// (reference §2.4–§2.6).
-var hookContracts = map[string][2]string{
-	"PreToolUse":     {"hook-stdin-pre-tool-use", "hook-stdout-pre-tool-use"},
-	"PostToolUse":    {"hook-stdin-post-tool-use", "hook-stdout-post-tool-use"},
-	"PreInvocation":  {"hook-stdin-pre-invocation", "hook-stdout-pre-invocation"},
-	"PostInvocation": {"hook-stdin-post-invocation", "hook-stdout-post-invocation"},
-	"Stop":           {"hook-stdin-stop", "hook-stdout-stop"},
-	"SessionStart":   {"hook-stdin-session-start", "hook-stdout-session-start"},
-}
+import "github.com/agyconf/agyconf/internal/agy"
 
 // HookContract returns the names of the schemas of a hook event's stdin
-// payload and of the stdout agy honours for it. event is spelled as in
-// hooks.json (PreToolUse, PostToolUse, PreInvocation, PostInvocation,
-// Stop, SessionStart); only the canonical spelling is known, and any
-// other name gives "", "".
+// payload and of the stdout agy honours for it: each event of agy's table
+// has its two, hook-stdin-<event>.schema.json and
+// hook-stdout-<event>.schema.json (a test checks that every one exists).
+// event is spelled as in hooks.json; only the canonical spelling is known,
+// and any other name gives "", "".
 func HookContract(event string) (stdin, stdout string) {
-	c, ok := hookContracts[event]
+	e, ok := agy.EventNamed(event)
 	if !ok {
 		return "", ""
 	}
-	return c[0], c[1]
+	return e.StdinSchema(), e.StdoutSchema()
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/schema"
 )
 
@@ -251,7 +251,7 @@ func TestHookContractExamples(t *testing.T) {
 // TestHookStdoutEmpty: {} (and so empty stdout, which agy treats alike)
 // is valid output for every event (reference §0.3, §2.6).
 func TestHookStdoutEmpty(t *testing.T) {
-	for _, ev := range model.Events {
+	for _, ev := range agy.EventNames() {
 		_, stdout := schema.HookContract(string(ev))
 		if err := schema.ValidateJSON(stdout, []byte(`{}`)); err != nil {
 			t.Errorf("%s: {}: %v", ev, err)
@@ -261,7 +261,7 @@ func TestHookStdoutEmpty(t *testing.T) {
 
 func TestHookContract(t *testing.T) {
 	seen := map[string]bool{}
-	for _, ev := range model.Events {
+	for _, ev := range agy.EventNames() {
 		stdin, stdout := schema.HookContract(string(ev))
 		for _, n := range []string{stdin, stdout} {
 			if !hookContractSchemas[n] {

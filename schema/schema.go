@@ -7,6 +7,7 @@ package schema
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -88,4 +89,24 @@ func compile(name string) (*jsonschema.Schema, any, error) {
 		return nil, nil, fmt.Errorf("schema %s: %w", name, err)
 	}
 	return s, doc, nil
+}
+
+// Example returns the first of the named schema's "examples": for a hook's
+// stdin contract, a whole payload agy could send, which hook test starts
+// from.
+func Example(name string) (map[string]any, error) {
+	src, err := Source(name)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Examples []map[string]any `json:"examples"`
+	}
+	if err := json.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	if len(doc.Examples) == 0 {
+		return nil, fmt.Errorf("schema %s has no example", name)
+	}
+	return doc.Examples[0], nil
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
-	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/schema"
 )
 
@@ -278,7 +278,7 @@ func TestLayoutKeys(t *testing.T) {
 			got = append(got, k)
 		}
 	}
-	for _, a := range layout.Artifacts() {
+	for _, a := range agy.KindIDs() {
 		want = append(want, string(a))
 	}
 	sort.Strings(got)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/model"
@@ -83,7 +84,7 @@ type mergeTarget struct {
 }
 
 var mcpTarget = mergeTarget{
-	path: "cfg/mcp_config.json", schema: render.SchemaMCPConfig, parent: []string{"mcpServers"},
+	path: "cfg/mcp_config.json", schema: render.SchemaOf(agy.MCPConfig), parent: []string{"mcpServers"},
 	concurrent: []string{"mcpServers", "added-by-agy"}, concValue: `{"command":"agy-added"}`,
 	cands: []entry{
 		{name: "github", json: `{"command":"gh","args":["mcp","stdio"],"env":{"GITHUB_TOKEN":"` + secretMark + `","LOG":"info"}}`},
@@ -94,7 +95,7 @@ var mcpTarget = mergeTarget{
 }
 
 var hooksTarget = mergeTarget{
-	path: "cfg/hooks.json", schema: render.SchemaHooks,
+	path: "cfg/hooks.json", schema: render.SchemaOf(agy.Hooks),
 	concurrent: []string{"added-by-agy"}, concValue: `{"enabled":false}`,
 	cands: []entry{
 		{name: "audit", json: `{"enabled":true,"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"lint","timeout":5}]}]}`},
@@ -105,7 +106,7 @@ var hooksTarget = mergeTarget{
 }
 
 var settingsTarget = mergeTarget{
-	path: "cfg/settings.json", schema: render.SchemaCLISettings, items: true, dflts: []string{"model"},
+	path: "cfg/settings.json", schema: render.SchemaOf(agy.Settings), items: true, dflts: []string{"model"},
 	concurrent: []string{"addedByAgy"}, concValue: `["/src/added-by-agy"]`,
 	cands: []entry{
 		{name: "command(git *)", list: "allow"},
@@ -213,7 +214,7 @@ var (
 
 func fuzzValidator(t *testing.T) *schema.Validator {
 	validatorOnce.Do(func() {
-		validator, validatorErr = schema.NewValidator(render.SchemaMCPConfig, render.SchemaHooks, render.SchemaCLISettings)
+		validator, validatorErr = schema.NewValidator(render.SchemaOf(agy.MCPConfig), render.SchemaOf(agy.Hooks), render.SchemaOf(agy.Settings))
 	})
 	if validatorErr != nil {
 		t.Fatal(validatorErr)

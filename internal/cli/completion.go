@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/schema"
 )
 
@@ -205,7 +205,7 @@ func argValues(path string) compValues {
 		return compValues{kind: "file"}
 	case "hook test":
 		var events []string
-		for _, e := range model.Events {
+		for _, e := range agy.EventNames() {
 			events = append(events, string(e))
 		}
 		return compValues{kind: "words", words: events}

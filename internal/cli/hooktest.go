@@ -19,6 +19,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/engine"
@@ -43,8 +44,8 @@ EXAMPLES:
 			Name:      "test",
 			Usage:     "run the handlers of one event as agy would, and check what they answer",
 			UsageText: "agyconf hook test EVENT [--config PATH [--root DIR] | --hooks FILE] [--hook NAME] [--payload FILE] [--allow-exec]",
-			Description: `Runs every handler of EVENT (PreToolUse, PostToolUse, PreInvocation,
-PostInvocation, Stop, SessionStart) the way agy does: through sh -c, with
+			Description: `Runs every handler of EVENT (one of hooks.json's events: ` + eventNameList() + `)
+the way agy does: through sh -c, with
 the event's JSON on stdin, the handler's timeout, and as working directory
 the folder that holds the hooks.json (under --root for a config; a note says
 when it does not exist yet, and the handler then runs in an empty folder).
@@ -82,11 +83,20 @@ EXAMPLES:
 	}
 }
 
+// eventNameList names every event agy fires, for messages.
+func eventNameList() string {
+	var names []string
+	for _, e := range agy.EventNames() {
+		names = append(names, string(e))
+	}
+	return strings.Join(names, ", ")
+}
+
 // parseEvent reads an event as hooks.json spells it, in any case, with or
 // without underscores (pre_tool_use, PreToolUse).
 func parseEvent(s string) (model.Event, bool) {
 	norm := strings.ReplaceAll(strings.ToLower(s), "_", "")
-	for _, e := range model.Events {
+	for _, e := range agy.EventNames() {
 		if strings.ToLower(string(e)) == norm {
 			return e, true
 		}
@@ -142,7 +152,7 @@ func runHookTest(c *cli.Context) error {
 	}
 	ev, ok := parseEvent(c.Args().First())
 	if !ok {
-		return exit(ExitBadInput, fmt.Errorf("unknown event %q: use one of PreToolUse, PostToolUse, PreInvocation, PostInvocation, Stop, SessionStart", c.Args().First()))
+		return exit(ExitBadInput, fmt.Errorf("unknown event %q: use one of %s", c.Args().First(), eventNameList()))
 	}
 	cfgPath, hooksPath := flags.config, flags.hooks
 	if cfgPath != "" && hooksPath != "" {
@@ -230,7 +240,7 @@ func hooksFromConfig(c *cli.Context, path, rootFlag string) ([]hooksFile, bool, 
 	root, rootErr := engine.RenderRoot(rootFlag, cfg.Model.Agyconf.Scope)
 	var out []hooksFile
 	for _, d := range cfg.Plan.Documents {
-		if d.Schema != render.SchemaHooks {
+		if d.Schema != render.SchemaOf(agy.Hooks) {
 			continue
 		}
 		b, err := d.Bytes(render.Redact)
@@ -399,7 +409,7 @@ func runHandler(out io.Writer, h hookHandler, ev model.Event, payload []byte, v 
 		if verr := v.ValidateJSON(stdoutSchema, stdout.Bytes()); verr != nil {
 			problems = append(problems, fmt.Sprintf("answer not honoured as written: %v", verr))
 		}
-		if ev == model.Stop {
+		if ev == agy.Stop {
 			var s struct {
 				Decision string `json:"decision"`
 			}
@@ -443,8 +453,10 @@ func firstLine(s string) string {
 // maxPayloadSize bounds a --payload file: agy's payloads are kilobytes.
 const maxPayloadSize = 16 << 20
 
-// hookPayload is the stdin of the event: the file given, or a realistic
-// one with the fields agy was seen sending (reference §2.5).
+// hookPayload is the stdin of the event: the file given, or the example of
+// the event's stdin contract (schema hook-stdin-…, the fields agy was seen
+// sending, reference §2.5) with this machine's paths: the workspace is the
+// current folder, the conversation's folders are under the home folder.
 func hookPayload(ev model.Event, file string) ([]byte, error) {
 	if file != "" {
 		b, err := confine.ReadFile(file, maxPayloadSize)
@@ -456,36 +468,24 @@ func hookPayload(ev model.Event, file string) ([]byte, error) {
 		}
 		return b, nil
 	}
+	stdin, _ := schema.HookContract(string(ev))
+	p, err := schema.Example(stdin)
+	if err != nil {
+		return nil, err
+	}
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
-	conv := "8f0c2d7e-1b5a-4c3e-9d2f-6a7b8c9d0e1f"
+	conv, _ := p["conversationId"].(string)
 	brain := filepath.Join(home, ".gemini", "antigravity-cli", "brain", conv)
-	p := map[string]any{
-		"conversationId":        conv,
-		"workspacePaths":        []string{cwd},
-		"transcriptPath":        filepath.Join(brain, ".system_generated", "logs", "transcript_full.jsonl"),
-		"artifactDirectoryPath": brain,
-		"modelName":             "gemini-3-pro",
-	}
-	switch ev {
-	case model.PreToolUse:
-		p["stepIdx"] = 3
-		p["toolCall"] = map[string]any{"name": "run_command", "args": map[string]any{
-			"CommandLine": "git status", "Cwd": cwd, "WaitMsBeforeAsync": 0, "BypassSandbox": false,
-			"toolAction": "Running git status", "toolSummary": "git status",
-		}}
-	case model.PostToolUse:
-		p["stepIdx"] = 4
-		p["toolCall"] = map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": "git status", "Cwd": cwd}}
-		p["error"] = ""
-	case model.PreInvocation, model.PostInvocation:
-		p["invocationNum"] = 0 // 0 on the first call (reference §0.1)
-		p["initialNumSteps"] = 1
-	case model.Stop:
-		p["executionNum"] = 0
-		p["terminationReason"] = "NO_TOOL_CALL"
-		p["error"] = ""
-		p["fullyIdle"] = true
+	p["workspacePaths"] = []string{cwd}
+	p["transcriptPath"] = filepath.Join(brain, ".system_generated", "logs", "transcript_full.jsonl")
+	p["artifactDirectoryPath"] = brain
+	if call, ok := p["toolCall"].(map[string]any); ok {
+		if args, ok := call["args"].(map[string]any); ok {
+			if _, ok := args["Cwd"]; ok {
+				args["Cwd"] = cwd
+			}
+		}
 	}
 	return json.Marshal(p)
 }

@@ -6,28 +6,13 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
-)
-
-// Versions of agy from which features the sources disagree on were
-// measured to load (reference §0.5, §0.6: probed on 1.1.25/1.1.26). One
-// unknown field drops a whole hooks.json, so they need an explicit
-// agy_version at least this new.
-var (
-	versionPromptHandler = version{1, 1, 25}
-	versionSessionStart  = version{1, 1, 25}
-)
-
-// Limits Antigravity applies to markdown it loads (reference §4, §6, §7).
-const (
-	maxSkillBodyBytes = 24000 // the skill loader keeps only the first 24,000 bytes
-	maxRuleChars      = 12000 // rules and workflows: 12,000 characters per file
 )
 
 // instanceRe is the form of an instance name, which becomes a file name
@@ -41,7 +26,7 @@ var agyconfSchema = &hcl.BodySchema{
 
 func layoutSchema() *hcl.BodySchema {
 	s := &hcl.BodySchema{}
-	for _, a := range layout.Artifacts() {
+	for _, a := range agy.KindIDs() {
 		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: string(a)})
 	}
 	return s
@@ -72,7 +57,7 @@ func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
 	}
 	if attr := c.Attributes["agy_version"]; attr != nil {
 		if s, ok := d.str(attr); ok {
-			if _, vok := parseVersion(s); vok {
+			if _, vok := agy.ParseVersion(s); vok {
 				a.AgyVersion = s
 			} else {
 				d.errorf(attr.Expr.Range(), "Invalid agy_version", "agy_version must be a release number such as \"1.5.0\", got %q.", s)
@@ -297,45 +282,24 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 	return srv
 }
 
-// Hook event blocks, by the name the input language gives them.
-var eventBlocks = map[string]model.Event{
-	"pre_tool_use":    model.PreToolUse,
-	"post_tool_use":   model.PostToolUse,
-	"pre_invocation":  model.PreInvocation,
-	"post_invocation": model.PostInvocation,
-	"stop":            model.Stop,
-	"session_start":   model.SessionStart,
-}
-
-// hookSchema accepts the hooks.json spelling of each event too, to answer
-// it with the input language's spelling.
+// hookSchema takes every event's block (internal/agy's table), and the
+// hooks.json spelling of each too, to answer it with the input language's
+// spelling.
 var hookSchema = func() *hcl.BodySchema {
 	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}}
-	for _, ev := range sortedEventBlockNames() {
-		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: ev})
-	}
-	for _, ev := range model.Events {
-		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: string(ev)})
+	for _, ev := range agy.Events() {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: ev.Block()}, hcl.BlockHeaderSchema{Type: string(ev.Name)})
 	}
 	return s
 }()
 
-func sortedEventBlockNames() []string {
-	names := make([]string, 0, len(eventBlocks))
-	for n := range eventBlocks {
-		names = append(names, n)
+// eventBlockList names every event block, for messages.
+func eventBlockList() string {
+	var names []string
+	for _, ev := range agy.Events() {
+		names = append(names, ev.Block())
 	}
-	sort.Strings(names)
-	return names
-}
-
-func blockNameFor(ev model.Event) string {
-	for n, e := range eventBlocks {
-		if e == ev {
-			return n
-		}
-	}
-	return ""
+	return strings.Join(names, ", ")
 }
 
 // Handler arguments, and the ones agy silently discards (reference §2.2).
@@ -379,15 +343,17 @@ func (d *decoder) decodeHook(b *hcl.Block, s seen, ns string) *model.Hook {
 	events := 0
 	for _, eb := range c.Blocks {
 		events++
-		ev, ok := eventBlocks[eb.Type]
+		event, ok := agy.EventForBlock(eb.Type)
 		if !ok {
-			d.errorf(eb.DefRange, "Unsupported block type", "Events are written in snake_case here: use %s { … } for %s.", blockNameFor(model.Event(eb.Type)), eb.Type)
+			named, _ := agy.EventNamed(eb.Type)
+			d.errorf(eb.DefRange, "Unsupported block type", "Events are written in snake_case here: use %s { … } for %s.", named.Block(), eb.Type)
 			continue
 		}
-		if ev == model.SessionStart && !d.agyVersion.atLeast(versionSessionStart) {
-			d.errorf(eb.DefRange, "Needs a newer agy_version", "SessionStart exists only in newer agy builds (probed on %s; older ones list only five events), and a hooks.json naming an event the build rejects may be dropped whole. Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", versionSessionStart, versionSessionStart)
+		ev := event.Name
+		if !d.agyVersion.AtLeast(event.Since) {
+			d.errorf(eb.DefRange, "Needs a newer agy_version", "%s exists only in agy %s and newer (%s), and a hooks.json naming an event the build rejects may be dropped whole. Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", ev, event.Since, event.Source.Ref, event.Since)
 		}
-		if ev.Grouped() {
+		if event.Grouped {
 			if g := d.decodeGroup(eb); g != nil {
 				if h.Groups == nil {
 					h.Groups = map[model.Event][]*model.MatcherGroup{}
@@ -412,7 +378,7 @@ func (d *decoder) decodeHook(b *hcl.Block, s seen, ns string) *model.Hook {
 		}
 	}
 	if events == 0 {
-		d.errorf(b.DefRange, "Hook without events", "Hook %q has no event blocks; add one of pre_tool_use, post_tool_use, pre_invocation, post_invocation, stop.", name)
+		d.errorf(b.DefRange, "Hook without events", "Hook %q has no event blocks; add one of %s.", name, eventBlockList())
 	}
 	if !nameOK {
 		return nil
@@ -477,8 +443,8 @@ func (d *decoder) decodeHandler(c *hcl.BodyContent, def, missing hcl.Range) *mod
 			case model.HandlerCommand:
 			case model.HandlerPrompt:
 				h.Type = model.HandlerPrompt
-				if !d.agyVersion.atLeast(versionPromptHandler) {
-					d.errorf(attr.Expr.Range(), "Needs a newer agy_version", "Prompt handlers were measured on agy %s and are unknown to older builds, which would drop the whole hooks.json. Set agyconf { agy_version = \"%s\" } or newer if your agy has them.", versionPromptHandler, versionPromptHandler)
+				if ph := agy.BehaviourOf(agy.PromptHandlers); !d.agyVersion.AtLeast(ph.Since) {
+					d.errorf(attr.Expr.Range(), "Needs a newer agy_version", "Prompt handlers were measured on agy %s and are unknown to older builds, which would drop the whole hooks.json (%s). Set agyconf { agy_version = \"%s\" } or newer if your agy has them.", ph.Since, ph.Source.Ref, ph.Since)
 					ok = false
 				}
 			default:
@@ -575,8 +541,8 @@ func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A skill needs body, its instructions (often body = file(\"skills/%s.md\")), or source, a folder holding SKILL.md.", name)
 	case body != nil:
 		if text, ok := d.nonEmptyStr(body); ok {
-			if len(text) > maxSkillBodyBytes {
-				d.errorf(body.Expr.Range(), "Skill body too long", "The body is %d bytes; Antigravity's skill loader keeps only the first %d bytes (reference §4). Move detail into files next to SKILL.md with source = \"…\".", len(text), maxSkillBodyBytes)
+			if l := agy.LimitOf(agy.SkillBody); l.Exceeds(text) {
+				d.errorf(body.Expr.Range(), "Skill body too long", "The body is %d %s; %s (%s). Move detail into files next to SKILL.md with source = \"…\".", l.Measure(text), l.Unit, l.Summary, l.Source.Ref)
 			}
 			sk.Body = text
 		}
@@ -664,7 +630,7 @@ func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
 	} else if r.Trigger == model.TriggerModelDecision {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A rule with trigger = \"model_decision\" needs description: it is what the model decides on.")
 	}
-	r.Body = d.markdownBody(b, at["body"], "rule")
+	r.Body = d.markdownBody(b, at["body"], "rule", agy.RuleBody)
 	if !nameOK {
 		return nil
 	}
@@ -672,16 +638,16 @@ func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
 }
 
 // markdownBody decodes the required body of a rule or workflow, which
-// Antigravity truncates past 12,000 characters.
-func (d *decoder) markdownBody(b *hcl.Block, attr *hcl.Attribute, what string) string {
+// Antigravity reads only up to its limit.
+func (d *decoder) markdownBody(b *hcl.Block, attr *hcl.Attribute, what string, limit agy.LimitID) string {
 	if attr == nil {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A %s needs body: its markdown text, inline or as body = file(\"…\").", what)
 		return ""
 	}
 	text, ok := d.nonEmptyStr(attr)
 	if ok {
-		if n := utf8.RuneCountInString(text); n > maxRuleChars {
-			d.errorf(attr.Expr.Range(), "Body too long", "The body has %d characters; Antigravity reads at most %d per %s file (reference §6, §7). Split it.", n, maxRuleChars, what)
+		if l := agy.LimitOf(limit); l.Exceeds(text) {
+			d.errorf(attr.Expr.Range(), "Body too long", "The body has %d %s; %s (%s). Split it.", l.Measure(text), l.Unit, l.Summary, l.Source.Ref)
 		}
 	}
 	return text
@@ -759,7 +725,7 @@ func (d *decoder) decodeWorkflow(b *hcl.Block, s seen) *model.Workflow {
 	if attr := c.Attributes["description"]; attr != nil {
 		w.Description, _ = d.nonEmptyStr(attr)
 	}
-	w.Body = d.markdownBody(b, c.Attributes["body"], "workflow")
+	w.Body = d.markdownBody(b, c.Attributes["body"], "workflow", agy.WorkflowBody)
 	if !nameOK {
 		return nil
 	}

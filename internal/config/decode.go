@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -127,7 +128,7 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 	}
 	d.scope = cfg.Agyconf.Scope
 	d.secretMode = cfg.Agyconf.SecretMode
-	if v, ok := parseVersion(cfg.Agyconf.AgyVersion); ok {
+	if v, ok := agy.ParseVersion(cfg.Agyconf.AgyVersion); ok {
 		d.agyVersion = v
 	}
 	for _, b := range blocks {

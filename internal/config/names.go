@@ -262,39 +262,3 @@ func NameProblem(kind NameKind, name string) string {
 	}
 	panic(fmt.Sprintf("config: unknown name kind %d", kind))
 }
-
-// version is an agy release such as 1.5.0; the zero value means unknown.
-type version struct{ major, minor, patch int }
-
-func parseVersion(s string) (version, bool) {
-	parts := strings.Split(s, ".")
-	if len(parts) != 3 {
-		return version{}, false
-	}
-	var n [3]int
-	for i, p := range parts {
-		if p == "" || strings.Trim(p, "0123456789") != "" || (len(p) > 1 && p[0] == '0') {
-			return version{}, false
-		}
-		v, err := strconv.Atoi(p)
-		if err != nil {
-			return version{}, false
-		}
-		n[i] = v
-	}
-	return version{n[0], n[1], n[2]}, true
-}
-
-func (v version) known() bool { return v != version{} }
-
-func (v version) atLeast(o version) bool {
-	if v.major != o.major {
-		return v.major > o.major
-	}
-	if v.minor != o.minor {
-		return v.minor > o.minor
-	}
-	return v.patch >= o.patch
-}
-
-func (v version) String() string { return fmt.Sprintf("%d.%d.%d", v.major, v.minor, v.patch) }

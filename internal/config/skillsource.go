@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/internal/model"
@@ -102,8 +103,8 @@ func checkSkillMD(files []model.File, name string) string {
 		if f.Path != "SKILL.md" {
 			continue
 		}
-		if len(f.Data) > maxSkillBodyBytes {
-			return fmt.Sprintf("the file is %d bytes; Antigravity's skill loader keeps only the first %d bytes (reference §4)", len(f.Data), maxSkillBodyBytes)
+		if l := agy.LimitOf(agy.SkillBody); l.Exceeds(string(f.Data)) {
+			return fmt.Sprintf("the file is %d %s; %s (%s)", l.Measure(string(f.Data)), l.Unit, l.Summary, l.Source.Ref)
 		}
 		fm, _, _, err := frontmatter.Split(f.Data)
 		if err != nil {

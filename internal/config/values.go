@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -16,7 +17,7 @@ import (
 // every problem of the input.
 type decoder struct {
 	scope      model.Scope
-	agyVersion version
+	agyVersion agy.Version
 	ctxs       map[string]*hcl.EvalContext // by file name
 	diags      hcl.Diagnostics
 	rec        *recorder // nil when nobody asks what decoding read

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/schema"
@@ -429,7 +430,7 @@ func (g *gen) where(path string) {
 // place is one way a block can land: an artifact of the layout and how the
 // block's file or entry sits in it (%s is the artifact's path).
 type place struct {
-	a      layout.Artifact
+	a      agy.KindID
 	format string
 }
 
@@ -459,25 +460,25 @@ func (w whereSpec) cell(l layout.Layout) string {
 var wheres = map[string]whereSpec{
 	"agyconf": {note: "Writes nothing itself: it decides where everything else goes. Its strings are read literally, not as templates."},
 	"tools":   {note: "Writes nothing itself: a listed tool's path replaces its bare name in the commands of hooks.json and mcp_config.json."},
-	"mcp_server": {places: []place{{layout.MCPConfig, "`%s` → `mcpServers.NAME`"}},
+	"mcp_server": {places: []place{{agy.MCPConfig, "`%s` → `mcpServers.NAME`"}},
 		note: "Also into `legacy_mcp_config` when the `layout` block sets it. A local server with secrets in `exec` mode is written as `agyhook exec-env … -- command args`."},
-	"hook":        {places: []place{{layout.Hooks, "`%s` → `NAME`"}}},
-	"skill":       {places: []place{{layout.Skills, "`%s/NAME/SKILL.md`"}}},
-	"rule":        {places: []place{{layout.Rules, "`%s/NAME.md`"}, {layout.GlobalRules, "a managed block of `%s` (`always_on` rules only)"}}},
-	"agent":       {places: []place{{layout.Agents, "`%s/NAME.md`"}}},
-	"workflow":    {places: []place{{layout.Workflows, "`%s/NAME.md`"}}},
-	"permissions": {places: []place{{layout.Settings, "`%s` → `permissions.allow`, `.ask`, `.deny` (one item each)"}, {layout.IDESettings, "`%s` → `permissions.allow`, `.ask`, `.deny` (one item each)"}}},
-	"settings":    {places: []place{{layout.Settings, "`%s` → each key"}, {layout.IDESettings, "`%s` → each key"}}},
-	"plugin": {places: []place{{layout.Plugins, "`%s/NAME/plugin.json`"}},
+	"hook":        {places: []place{{agy.Hooks, "`%s` → `NAME`"}}},
+	"skill":       {places: []place{{agy.Skills, "`%s/NAME/SKILL.md`"}}},
+	"rule":        {places: []place{{agy.Rules, "`%s/NAME.md`"}, {agy.GlobalRules, "a managed block of `%s` (`always_on` rules only)"}}},
+	"agent":       {places: []place{{agy.Agents, "`%s/NAME.md`"}}},
+	"workflow":    {places: []place{{agy.Workflows, "`%s/NAME.md`"}}},
+	"permissions": {places: []place{{agy.Settings, "`%s` → `permissions.allow`, `.ask`, `.deny` (one item each)"}, {agy.IDESettings, "`%s` → `permissions.allow`, `.ask`, `.deny` (one item each)"}}},
+	"settings":    {places: []place{{agy.Settings, "`%s` → each key"}, {agy.IDESettings, "`%s` → each key"}}},
+	"plugin": {places: []place{{agy.Plugins, "`%s/NAME/plugin.json`"}},
 		note: "Its blocks land inside the plugin's folder, as below."},
-	"plugin/mcp_server": {places: []place{{layout.Plugins, "`%s/PLUGIN/mcp_config.json` → `mcpServers.NAME`"}}},
-	"plugin/hook":       {places: []place{{layout.Plugins, "`%s/PLUGIN/hooks.json` → `NAME`"}}},
-	"plugin/skill":      {places: []place{{layout.Plugins, "`%s/PLUGIN/skills/NAME/SKILL.md`"}}},
-	"plugin/rule":       {places: []place{{layout.Plugins, "`%s/PLUGIN/rules/NAME.md`"}}},
-	"plugin/agent":      {places: []place{{layout.Plugins, "`%s/PLUGIN/agents/NAME.md`"}}},
+	"plugin/mcp_server": {places: []place{{agy.Plugins, "`%s/PLUGIN/mcp_config.json` → `mcpServers.NAME`"}}},
+	"plugin/hook":       {places: []place{{agy.Plugins, "`%s/PLUGIN/hooks.json` → `NAME`"}}},
+	"plugin/skill":      {places: []place{{agy.Plugins, "`%s/PLUGIN/skills/NAME/SKILL.md`"}}},
+	"plugin/rule":       {places: []place{{agy.Plugins, "`%s/PLUGIN/rules/NAME.md`"}}},
+	"plugin/agent":      {places: []place{{agy.Plugins, "`%s/PLUGIN/agents/NAME.md`"}}},
 	"harness": {note: "Writes nothing itself: it expands into ordinary `mcp_server`, `hook`, `skill` and `plugin` blocks before render, which land as those do. " +
 		"Guides: [harness-mempalace.md](harness-mempalace.md), [harness-xmsg.md](harness-xmsg.md)."},
-	"acp": {places: []place{{layout.ACPSettings, "`%s` → `auth.type`, `gcp` (as defaults)"}}},
+	"acp": {places: []place{{agy.ACPSettings, "`%s` → `auth.type`, `gcp` (as defaults)"}}},
 }
 
 // layoutTable writes every artifact's default paths.
@@ -492,7 +493,7 @@ func (g *gen) layoutTable() {
 	g.p("what the products share.\n\n")
 	g.p("| key | global `cli` | global `ide` | global `both` | workspace `cli` | workspace `ide` | workspace `both` |\n")
 	g.p("|---|---|---|---|---|---|---|\n")
-	for _, a := range layout.Artifacts() {
+	for _, a := range agy.KindIDs() {
 		cells := []string{"`" + string(a) + "`"}
 		for _, scope := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
 			for _, product := range []model.Product{model.ProductCLI, model.ProductIDE, model.ProductBoth} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/render"
 )
@@ -72,7 +73,7 @@ func TestAfterDecode(t *testing.T) {
 func TestCheckReportsRenderedDocuments(t *testing.T) {
 	rng := hcl.Range{Filename: "agyconf.hcl", Start: hcl.Pos{Line: 3, Column: 1}, End: hcl.Pos{Line: 3, Column: 5}}
 	bad := &render.Plan{Documents: []*render.Document{{
-		Path: ".agents/hooks.json", Schema: render.SchemaHooks,
+		Path: ".agents/hooks.json", Schema: render.SchemaOf(agy.Hooks),
 		JSON: map[string]any{"enabled": true}, Origin: rng,
 	}}}
 	diags := Check(bad)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
@@ -123,7 +124,7 @@ func Check(plan *render.Plan) hcl.Diagnostics {
 func inPlugin(plan *render.Plan, d *render.Document) bool {
 	dir := filepath.ToSlash(filepath.Dir(d.Path))
 	for _, o := range plan.Documents {
-		if o.Schema == render.SchemaPlugin && filepath.ToSlash(filepath.Dir(o.Path)) == dir {
+		if o.Schema == render.SchemaOf(agy.Plugins) && filepath.ToSlash(filepath.Dir(o.Path)) == dir {
 			return true
 		}
 	}

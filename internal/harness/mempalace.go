@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/shellquote"
 )
@@ -29,10 +30,10 @@ func expandMemPalace(cfg *model.Config, h *model.Harness) hcl.Diagnostics {
 	var hooks []*model.Hook
 	if o.Save {
 		args := []string{"mempalace-save", "--interval", strconv.Itoa(o.SaveInterval)}
-		hooks = append(hooks, mempalaceHook(cfg, h, "mempalace-save", model.Stop, mempalaceSaveTimeout, args))
+		hooks = append(hooks, mempalaceHook(cfg, h, "mempalace-save", agy.Stop, mempalaceSaveTimeout, args))
 	}
 	if o.Wake {
-		hooks = append(hooks, mempalaceHook(cfg, h, "mempalace-wake", model.PreInvocation, mempalaceWakeTimeout, []string{"mempalace-wake"}))
+		hooks = append(hooks, mempalaceHook(cfg, h, "mempalace-wake", agy.PreInvocation, mempalaceWakeTimeout, []string{"mempalace-wake"}))
 	}
 
 	var diags hcl.Diagnostics

@@ -3,6 +3,7 @@ package harness
 import (
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -50,11 +51,11 @@ func expandXmsg(cfg *model.Config, h *model.Harness) hcl.Diagnostics {
 	}
 	hook := &model.Hook{Name: "xmsg-register", Enabled: true, Range: h.Range, Handlers: map[model.Event][]*model.Handler{}}
 	if h.Xmsg.LegacyHooks {
-		hook.Handlers[model.PreInvocation] = []*model.Handler{handler("")}
+		hook.Handlers[agy.PreInvocation] = []*model.Handler{handler("")}
 	} else {
-		hook.Handlers[model.PreInvocation] = []*model.Handler{handler("pre-invocation")}
-		hook.Handlers[model.Stop] = []*model.Handler{handler("stop")}
-		hook.Groups = map[model.Event][]*model.MatcherGroup{model.PreToolUse: {{
+		hook.Handlers[agy.PreInvocation] = []*model.Handler{handler("pre-invocation")}
+		hook.Handlers[agy.Stop] = []*model.Handler{handler("stop")}
+		hook.Groups = map[model.Event][]*model.MatcherGroup{agy.PreToolUse: {{
 			Matcher:  "call_mcp_tool|mcp_xmsg_.*",
 			Handlers: []*model.Handler{handler("pre-tool-use")},
 			Range:    h.Range,

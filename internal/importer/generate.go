@@ -3,15 +3,17 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/hashicorp/hcl/v2"
 	"sort"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -261,19 +263,15 @@ func comment(text string) hclwrite.Tokens {
 	return hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte(text)}}
 }
 
-var eventBlock = map[model.Event]string{
-	model.PreToolUse: "pre_tool_use", model.PostToolUse: "post_tool_use", model.PreInvocation: "pre_invocation",
-	model.PostInvocation: "post_invocation", model.Stop: "stop", model.SessionStart: "session_start",
-}
-
 func hookBlock(b *hclwrite.Body, h *model.Hook) {
 	if !h.Enabled {
 		b.SetAttributeValue("enabled", cty.False)
 	}
-	for _, ev := range model.Events {
-		if ev.Grouped() {
+	for _, event := range agy.Events() {
+		ev := event.Name
+		if event.Grouped {
 			for _, g := range h.Groups[ev] {
-				gb := b.AppendNewBlock(eventBlock[ev], nil).Body()
+				gb := b.AppendNewBlock(event.Block(), nil).Body()
 				gb.SetAttributeValue("matcher", cty.StringVal(g.Matcher))
 				if len(g.Handlers) == 1 {
 					handlerAttrs(gb, g.Handlers[0])
@@ -286,7 +284,7 @@ func hookBlock(b *hclwrite.Body, h *model.Hook) {
 			continue
 		}
 		for _, hd := range h.Handlers[ev] {
-			handlerAttrs(b.AppendNewBlock(eventBlock[ev], nil).Body(), hd)
+			handlerAttrs(b.AppendNewBlock(event.Block(), nil).Body(), hd)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -51,9 +51,9 @@ func (im *importer) mempalaceHooks(hooks []*model.Hook, tools map[string]string)
 		var ev model.Event
 		switch h.Name {
 		case "mempalace-save":
-			ev, o.Save = model.Stop, true
+			ev, o.Save = agy.Stop, true
 		case "mempalace-wake":
-			ev, o.Wake = model.PreInvocation, true
+			ev, o.Wake = agy.PreInvocation, true
 		default:
 			return nil, false
 		}
@@ -123,7 +123,7 @@ func (im *importer) recogniseMemPalacePlugin() {
 		}
 		im.cfg.Plugins = append(im.cfg.Plugins[:i], im.cfg.Plugins[i+1:]...)
 		im.adopt(tools)
-		dir, _ := im.l.Path(layout.Plugins)
+		dir, _ := im.l.Path(agy.Plugins)
 		im.add(KindHarness, join(dir, "mempalace"), "", "MemPalace's plugin: imported as harness \"mempalace\" (mode plugin); the diff below shows what switching changes")
 		im.cfg.Harnesses = append(im.cfg.Harnesses, &model.Harness{Kind: "mempalace", MemPalace: o})
 		return
@@ -176,7 +176,7 @@ func (im *importer) recogniseMemPalaceLoose() {
 	im.cfg.MCPServers = without(im.cfg.MCPServers, func(s *model.MCPServer) bool { return s.Name == "mempalace" })
 	im.cfg.Hooks = without(im.cfg.Hooks, func(h *model.Hook) bool { return h.Name == "mempalace-save" || h.Name == "mempalace-wake" })
 	im.cfg.Skills = without(im.cfg.Skills, func(s *model.Skill) bool { return s.Name == "mempalace" })
-	mcp, _ := im.l.Path(layout.MCPConfig)
+	mcp, _ := im.l.Path(agy.MCPConfig)
 	im.add(KindHarness, mcp, "mcpServers.mempalace", "MemPalace's server, hooks and skill: imported as harness \"mempalace\" (mode loose); the diff below shows what switching changes")
 	im.cfg.Harnesses = append(im.cfg.Harnesses, &model.Harness{Kind: "mempalace", MemPalace: o})
 }
@@ -243,12 +243,12 @@ func (im *importer) recogniseXmsg() {
 		return
 	}
 	switch {
-	case len(hook.Groups) == 0 && len(hook.Handlers) == 1 && one(hook.Handlers[model.PreInvocation], ""):
+	case len(hook.Groups) == 0 && len(hook.Handlers) == 1 && one(hook.Handlers[agy.PreInvocation], ""):
 		o.LegacyHooks = true
 	case len(hook.Handlers) == 2 && len(hook.Groups) == 1 &&
-		one(hook.Handlers[model.PreInvocation], "pre-invocation") && one(hook.Handlers[model.Stop], "stop") &&
-		len(hook.Groups[model.PreToolUse]) == 1 && hook.Groups[model.PreToolUse][0].Matcher == "call_mcp_tool|mcp_xmsg_.*" &&
-		one(hook.Groups[model.PreToolUse][0].Handlers, "pre-tool-use"):
+		one(hook.Handlers[agy.PreInvocation], "pre-invocation") && one(hook.Handlers[agy.Stop], "stop") &&
+		len(hook.Groups[agy.PreToolUse]) == 1 && hook.Groups[agy.PreToolUse][0].Matcher == "call_mcp_tool|mcp_xmsg_.*" &&
+		one(hook.Groups[agy.PreToolUse][0].Handlers, "pre-tool-use"):
 	default:
 		return
 	}
@@ -256,7 +256,7 @@ func (im *importer) recogniseXmsg() {
 	im.cfg.MCPServers = without(im.cfg.MCPServers, func(s *model.MCPServer) bool { return s.Name == "xmsg" })
 	im.cfg.Hooks = without(im.cfg.Hooks, func(h *model.Hook) bool { return h.Name == "xmsg-register" })
 	im.cfg.Skills = without(im.cfg.Skills, func(s *model.Skill) bool { return s.Name == "xmsg" })
-	mcp, _ := im.l.Path(layout.MCPConfig)
+	mcp, _ := im.l.Path(agy.MCPConfig)
 	form := "the --event hooks"
 	if o.LegacyHooks {
 		form = "the legacy hook, legacy_hooks = true"

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -26,7 +27,7 @@ func (im *importer) hooks(file string, doc any) []*model.Hook {
 }
 
 func eventNamed(k string) (model.Event, bool) {
-	for _, ev := range model.Events {
+	for _, ev := range agy.EventNames() {
 		if strings.EqualFold(string(ev), k) {
 			return ev, true
 		}
@@ -83,8 +84,8 @@ func (im *importer) hook(file, name string, v any) *model.Hook {
 			im.skip(file, unit, "is not a list; agy drops the whole file for this")
 			continue
 		}
-		if ev == model.SessionStart {
-			im.needV = true
+		if e, _ := agy.EventNamed(string(ev)); e.Since.Known() {
+			im.needs(e.Since)
 		}
 		if ev.Grouped() {
 			for i, g := range list {
@@ -121,8 +122,8 @@ func (im *importer) hook(file, name string, v any) *model.Hook {
 }
 
 func eventList() string {
-	names := make([]string, len(model.Events))
-	for i, ev := range model.Events {
+	names := make([]string, len(agy.EventNames()))
+	for i, ev := range agy.EventNames() {
 		names[i] = string(ev)
 	}
 	return strings.Join(names, ", ")
@@ -184,7 +185,7 @@ func (im *importer) handler(file, unit string, v any, grouped bool) *model.Handl
 		case model.HandlerCommand:
 		case model.HandlerPrompt:
 			h.Type = model.HandlerPrompt
-			im.needV = true
+			im.needs(agy.BehaviourOf(agy.PromptHandlers).Since)
 		default:
 			im.skip(file, unit, "type %s: agy knows only \"command\" and \"prompt\" (case-sensitive) and drops the whole file", jsonText(t))
 			return nil

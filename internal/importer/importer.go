@@ -26,6 +26,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
@@ -141,12 +142,14 @@ type Result struct {
 const maxLiveFile = 16 << 20
 
 type importer struct {
-	opts        Options
-	l           layout.Layout
-	cfg         *model.Config
-	items       []Item
-	files       map[string]File
-	needV       bool // prompt handlers or SessionStart: agy_version 1.1.25
+	opts  Options
+	l     layout.Layout
+	cfg   *model.Config
+	items []Item
+	files map[string]File
+	// need is the oldest agy build that loads what was imported (a newer
+	// event, prompt handlers): the config's agy_version.
+	need        agy.Version
 	values      []string
 	secretFiles map[string]string
 	// state is Options.StateSecrets as sets: file, then pointer.
@@ -198,8 +201,8 @@ func Import(opts Options) (*Result, error) {
 		linkItems:   map[string]bool{},
 	}
 	im.run()
-	if im.needV {
-		im.cfg.Agyconf.AgyVersion = "1.1.25"
+	if im.need.Known() {
+		im.cfg.Agyconf.AgyVersion = im.need.String()
 	}
 	if len(im.tools) > 0 {
 		im.cfg.Tools = map[string]model.Tool{}
@@ -244,26 +247,26 @@ func (im *importer) conv(p, unit, format string, args ...any) {
 
 func (im *importer) run() {
 	im.mcpFiles()
-	if p, ok := im.l.Path(layout.Hooks); ok {
+	if p, ok := im.l.Path(agy.Hooks); ok {
 		if doc, ok := im.readJSON(p); ok {
 			im.cfg.Hooks = im.hooks(p, doc)
 		}
 	}
-	if p, ok := im.l.Path(layout.Skills); ok {
+	if p, ok := im.l.Path(agy.Skills); ok {
 		im.cfg.Skills = im.skills(p, "skills")
 	}
-	if p, ok := im.l.Path(layout.Rules); ok {
+	if p, ok := im.l.Path(agy.Rules); ok {
 		im.cfg.Rules = im.rules(p, "rules")
 	}
-	if p, ok := im.l.Path(layout.GlobalRules); ok {
+	if p, ok := im.l.Path(agy.GlobalRules); ok {
 		im.cfg.Rules = append(im.cfg.Rules, im.globalRules(p)...)
 	}
-	if p, ok := im.l.Path(layout.Agents); ok {
+	if p, ok := im.l.Path(agy.Agents); ok {
 		im.cfg.Agents = im.agents(p, "agents")
 	}
 	im.workflowDirs()
 	im.settingsFile()
-	if p, ok := im.l.Path(layout.Plugins); ok {
+	if p, ok := im.l.Path(agy.Plugins); ok {
 		im.plugins(p)
 	}
 	if im.opts.Scope == model.ScopeWorkspace {
@@ -422,3 +425,10 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func join(elems ...string) string { return path.Join(elems...) }
+
+// needs records that what was imported loads only on agy v or newer.
+func (im *importer) needs(v agy.Version) {
+	if !im.need.AtLeast(v) {
+		im.need = v
+	}
+}

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/frontmatter"
-	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -139,8 +139,6 @@ func (im *importer) skills(dir, outDir string) []*model.Skill {
 	return out
 }
 
-const maxSkillBody = 24000
-
 func (im *importer) skill(rel, name, outDir string) *model.Skill {
 	if p := skillNameProblem(name); p != "" {
 		im.skip(rel, "", "the skill name %q cannot be declared: %s", name, p)
@@ -180,8 +178,8 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 	}
 	s := &model.Skill{Name: name}
 	if len(files) == 1 && !extraKeys {
-		if len(body) > maxSkillBody {
-			im.skip(md, "", "the body is %d bytes; agyconf refuses more than %d (the loader keeps no more)", len(body), maxSkillBody)
+		if l := agy.LimitOf(agy.SkillBody); l.Exceeds(body) {
+			im.skip(md, "", "the body is %d %s; %s, so agyconf refuses more", l.Measure(body), l.Unit, l.Summary)
 			return nil
 		}
 		if body == "" {
@@ -193,8 +191,8 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 		return s
 	}
 	for _, f := range files {
-		if f.Path == "SKILL.md" && len(f.Data) > maxSkillBody {
-			im.skip(md, "", "the file is %d bytes; agyconf refuses more than %d (the loader keeps no more)", len(f.Data), maxSkillBody)
+		if l := agy.LimitOf(agy.SkillBody); f.Path == "SKILL.md" && l.Exceeds(string(f.Data)) {
+			im.skip(md, "", "the file is %d %s; %s, so agyconf refuses more", l.Measure(string(f.Data)), l.Unit, l.Summary)
 			return nil
 		}
 	}
@@ -264,8 +262,6 @@ func (im *importer) readTree(rel string) ([]model.File, error) {
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
 }
-
-const maxRuleChars = 12000
 
 // rules imports every rule file of a rules folder.
 func (im *importer) rules(dir, outDir string) []*model.Rule {
@@ -344,7 +340,7 @@ func (im *importer) rules(dir, outDir string) []*model.Rule {
 			continue
 		}
 		im.unknownKeys(rel, m, "trigger", "globs", "description")
-		if !im.bodyOK(rel, body) {
+		if !im.bodyOK(rel, body, agy.RuleBody) {
 			continue
 		}
 		im.bodyPath[r] = join(outDir, name+".md")
@@ -353,13 +349,13 @@ func (im *importer) rules(dir, outDir string) []*model.Rule {
 	return out
 }
 
-func (im *importer) bodyOK(rel, body string) bool {
+func (im *importer) bodyOK(rel, body string, limit agy.LimitID) bool {
 	if body == "" {
 		im.skip(rel, "", "the body is empty; agyconf needs one")
 		return false
 	}
-	if n := utf8.RuneCountInString(body); n > maxRuleChars {
-		im.skip(rel, "", "the body has %d characters; Antigravity reads at most %d", n, maxRuleChars)
+	if l := agy.LimitOf(limit); l.Exceeds(body) {
+		im.skip(rel, "", "the body has %d %s; %s", l.Measure(body), l.Unit, l.Summary)
 		return false
 	}
 	return true
@@ -529,7 +525,7 @@ func (im *importer) agents(dir, outDir string) []*model.Agent {
 // workflowDirs imports workflows: with product "both" from both folders,
 // which render writes alike.
 func (im *importer) workflowDirs() {
-	dirs := im.l.Paths(layout.Workflows)
+	dirs := im.l.Paths(agy.Workflows)
 	byName := map[string]*model.Workflow{}
 	from := map[string]string{}
 	for _, dir := range dirs {
@@ -583,7 +579,7 @@ func (im *importer) workflows(dir string) []*model.Workflow {
 			}
 		}
 		im.unknownKeys(rel, m, "description")
-		if !im.bodyOK(rel, body) {
+		if !im.bodyOK(rel, body, agy.WorkflowBody) {
 			continue
 		}
 		out = append(out, w)

@@ -3,12 +3,13 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/agyconf/agyconf/internal/config"
 	"net/url"
 	"path"
 	"strings"
 
-	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/config"
+
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -17,7 +18,7 @@ import (
 const legacyIDEMCP = ".gemini/antigravity/mcp_config.json"
 
 func (im *importer) mcpFiles() {
-	p, ok := im.l.Path(layout.MCPConfig)
+	p, ok := im.l.Path(agy.MCPConfig)
 	if !ok {
 		return
 	}

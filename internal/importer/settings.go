@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
-	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
 func (im *importer) settingsFile() {
-	p, ok := im.l.Path(layout.Settings)
+	p, ok := im.l.Path(agy.Settings)
 	if !ok {
-		if p, ok = im.l.Path(layout.IDESettings); !ok {
+		if p, ok = im.l.Path(agy.IDESettings); !ok {
 			return
 		}
 	}

@@ -1,111 +1,19 @@
-// Package layout says where each kind of Antigravity artifact lives on disk
-// for a scope and product: the one table of paths agyconf writes to, every
+// Package layout resolves where each kind of Antigravity document lives on
+// disk for one config: the table of default paths (internal/agy), every
 // cell overridable from the config's `agyconf { layout { … } }` block.
 package layout
 
 import (
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
-// Artifact is a kind of file or folder agyconf writes. The names are the
-// keys of `agyconf { layout { … } }`.
-type Artifact string
-
-const (
-	MCPConfig          Artifact = "mcp_config"
-	LegacyIDEMCPConfig Artifact = "legacy_mcp_config"
-	Hooks              Artifact = "hooks"
-	Plugins            Artifact = "plugins"
-	Skills             Artifact = "skills"
-	Agents             Artifact = "agents"
-	Rules              Artifact = "rules"
-	GlobalRules        Artifact = "global_rules"
-	Workflows          Artifact = "workflows"
-	Settings           Artifact = "settings"
-	IDESettings        Artifact = "ide_settings"
-	ACPSettings        Artifact = "acp_settings"
-)
-
-// cell holds the default paths of one artifact per product; nil means the
-// product reads no such artifact in that scope.
-type cell map[model.Product][]string
-
-func same(p string) cell {
-	return cell{model.ProductCLI: {p}, model.ProductIDE: {p}, model.ProductBoth: {p}}
-}
-
-// table is the measured layout (reference §1; shared/design.md "Layout").
-// Paths are relative to the render root: $HOME for global scope, the
-// project directory for workspace scope.
-var table = map[model.Scope]map[Artifact]cell{
-	model.ScopeGlobal: {
-		// The IDE and the CLI both read ~/.gemini/config/ (reference §1,
-		// rulesync for IDE 2.0); the IDE's old path is written only when a
-		// layout override names it.
-		MCPConfig:          same(".gemini/config/mcp_config.json"),
-		LegacyIDEMCPConfig: {},
-		Hooks:              same(".gemini/config/hooks.json"),
-		Plugins:            same(".gemini/config/plugins"),
-		// Three sources disagree on the CLI's global skills folder; dotai
-		// measured ~/.gemini/config/skills working on the CLI and rulesync
-		// names it for the IDE, so one folder serves both products.
-		Skills: same(".gemini/config/skills"),
-		Agents: same(".gemini/config/agents"),
-		// The only verified global rules surface is ~/.gemini/GEMINI.md,
-		// written as a managed block; there is no global rules folder.
-		Rules:       {},
-		GlobalRules: same(".gemini/GEMINI.md"),
-		Workflows: {
-			model.ProductCLI:  {".gemini/antigravity-cli/global_workflows"},
-			model.ProductIDE:  {".gemini/antigravity/global_workflows"},
-			model.ProductBoth: {".gemini/antigravity-cli/global_workflows", ".gemini/antigravity/global_workflows"},
-		},
-		// Only the CLI has a global settings file agyconf knows.
-		Settings: {
-			model.ProductCLI:  {".gemini/antigravity-cli/settings.json"},
-			model.ProductBoth: {".gemini/antigravity-cli/settings.json"},
-		},
-		IDESettings: {},
-		ACPSettings: {
-			model.ProductCLI:  {".gemini/antigravity-acp/settings.json"},
-			model.ProductBoth: {".gemini/antigravity-acp/settings.json"},
-		},
-	},
-	model.ScopeWorkspace: {
-		MCPConfig:          same(".agents/mcp_config.json"),
-		LegacyIDEMCPConfig: {},
-		Hooks:              same(".agents/hooks.json"),
-		Plugins:            same(".agents/plugins"),
-		Skills:             same(".agents/skills"),
-		Agents:             same(".agents/agents"),
-		Rules:              same(".agents/rules"),
-		GlobalRules:        {},
-		Workflows:          same(".agents/workflows"),
-		// The CLI ignores project permission files (probed on 1.2.0,
-		// reference §0.9); the IDE reads .antigravity/settings.json.
-		Settings: {},
-		IDESettings: {
-			model.ProductIDE:  {".antigravity/settings.json"},
-			model.ProductBoth: {".antigravity/settings.json"},
-		},
-		ACPSettings: {},
-	},
-}
-
-// Artifacts lists every artifact, sorted.
-func Artifacts() []Artifact {
-	out := make([]Artifact, 0, len(table[model.ScopeGlobal]))
-	for a := range table[model.ScopeGlobal] {
-		out = append(out, a)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
+// The table of paths itself is internal/agy's (agy.Kinds): one row per
+// kind of document, with its default paths per scope and product.
 
 // Layout is the table resolved for one config.
 type Layout struct {
@@ -123,16 +31,17 @@ func New(a model.Agyconf) Layout {
 // when the scope and product have no such artifact, two for workflows of
 // product "both" (each product has its own folder). An override replaces
 // the default with one path.
-func (l Layout) Paths(a Artifact) []string {
+func (l Layout) Paths(a agy.KindID) []string {
 	if p, ok := l.overrides[string(a)]; ok {
 		return []string{p}
 	}
-	return append([]string(nil), table[l.scope][a][l.product]...)
+	k, _ := agy.KindOf(a)
+	return k.PathsFor(l.scope, l.product)
 }
 
 // Path returns the single path of an artifact that has one, and false when
 // it has none.
-func (l Layout) Path(a Artifact) (string, bool) {
+func (l Layout) Path(a agy.KindID) (string, bool) {
 	ps := l.Paths(a)
 	if len(ps) == 0 {
 		return "", false
@@ -142,11 +51,12 @@ func (l Layout) Path(a Artifact) (string, bool) {
 
 // Elsewhere describes the scopes and products where an artifact does have
 // a place, for the error that says it has none here.
-func (l Layout) Elsewhere(a Artifact) string {
+func (l Layout) Elsewhere(a agy.KindID) string {
 	var places []string
-	for _, s := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
-		for _, p := range []model.Product{model.ProductCLI, model.ProductIDE, model.ProductBoth} {
-			if ps := table[s][a][p]; len(ps) > 0 {
+	k, _ := agy.KindOf(a)
+	for _, s := range agy.Scopes() {
+		for _, p := range agy.Products() {
+			if ps := k.PathsFor(s, p); len(ps) > 0 {
 				places = append(places, fmt.Sprintf("scope %q with product %q (%s)", s, p, strings.Join(ps, ", ")))
 			}
 		}
@@ -166,9 +76,9 @@ func (l Layout) Product() model.Product { return l.product }
 // it empties them.
 func (l Layout) Folders() map[string]bool {
 	out := map[string]bool{}
-	for _, a := range Artifacts() {
-		for _, p := range l.Paths(a) {
-			if !dirArtifacts[a] {
+	for _, k := range agy.Kinds() {
+		for _, p := range l.Paths(k.ID) {
+			if !k.Folder {
 				p = path.Dir(p)
 			}
 			for ; p != "." && p != "/" && p != ""; p = path.Dir(p) {
@@ -178,9 +88,6 @@ func (l Layout) Folders() map[string]bool {
 	}
 	return out
 }
-
-// dirArtifacts are the artifacts whose path names a folder of items.
-var dirArtifacts = map[Artifact]bool{Plugins: true, Skills: true, Agents: true, Rules: true, Workflows: true}
 
 // StateDir is agyconf's own folder under a root of scope: the states of
 // its config instances, the lock, the cache and backups. Global scope
@@ -203,7 +110,7 @@ func OverlapsStateDir(p string) bool {
 		// git commit runs.
 		return true
 	}
-	for _, s := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
+	for _, s := range agy.Scopes() {
 		d := StateDir(s)
 		if p == d || strings.HasPrefix(p, d+"/") || strings.HasPrefix(d, p+"/") {
 			return true
@@ -236,21 +143,21 @@ func (l Layout) Writes(p string) bool {
 	if OverlapsStateDir(p) || hasSegment(p, ".git") {
 		return false
 	}
-	check := func(a Artifact, q string) bool {
-		if dirArtifacts[a] {
+	check := func(k agy.Kind, q string) bool {
+		if k.Folder {
 			return strings.HasPrefix(p, q+"/")
 		}
 		return p == q
 	}
-	for a, c := range table[l.scope] {
-		for _, ps := range c {
+	for _, k := range agy.Kinds() {
+		for _, ps := range k.Places[l.scope] {
 			for _, q := range ps {
-				if check(a, q) {
+				if check(k, q) {
 					return true
 				}
 			}
 		}
-		if q, ok := l.overrides[string(a)]; ok && check(a, q) {
+		if q, ok := l.overrides[string(k.ID)]; ok && check(k, q) {
 			return true
 		}
 	}

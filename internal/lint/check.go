@@ -15,15 +15,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/schema"
-)
-
-// Limits from the reference.
-const (
-	skillBodyLimit = 24000 // bytes, §4
-	ruleCharLimit  = 12000 // characters, §6 and §7
 )
 
 type checker struct {
@@ -175,16 +170,22 @@ func (c *checker) markdown(k kind, data []byte, add func(string, int, int, strin
 	switch k {
 	case kindSkill:
 		_, body, _, err := frontmatter.Split(data)
-		if err == nil && len(body) > skillBodyLimit {
-			add("skill/body-size", 0, 0, "", fmt.Sprintf("the skill body is %d bytes: agy's skill loader keeps only the first %d (reference §4, one probe on agy 1.4.12/1.5.0)", len(body), skillBodyLimit))
+		if l := agy.LimitOf(agy.SkillBody); err == nil && l.Exceeds(string(body)) {
+			add("skill/body-size", 0, 0, "", fmt.Sprintf("the skill body is %d %s: %s (%s)", l.Measure(string(body)), l.Unit, l.Summary, l.Source))
 		}
 	case kindRule, kindWorkflow:
-		if n := utf8.RuneCount(data); n > ruleCharLimit {
-			rule := "rule/size"
-			if k == kindWorkflow {
-				rule = "workflow/size"
-			}
-			add(rule, 0, 0, "", fmt.Sprintf("the file is %d characters, over the documented limit of %d per file (reference §6, §7)", n, ruleCharLimit))
+		// The body, as the decoder counts it: the same text passes both
+		// or neither.
+		_, body, _, err := frontmatter.Split(data)
+		if err != nil {
+			body = data
+		}
+		rule, l := "rule/size", agy.LimitOf(agy.RuleBody)
+		if k == kindWorkflow {
+			rule, l = "workflow/size", agy.LimitOf(agy.WorkflowBody)
+		}
+		if l.Exceeds(string(body)) {
+			add(rule, 0, 0, "", fmt.Sprintf("the body is %d %s: %s (%s)", l.Measure(string(body)), l.Unit, l.Summary, l.Source))
 		}
 	}
 }

@@ -1,6 +1,12 @@
 package lint
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agyconf/agyconf/internal/agy"
+)
 
 // ruleTable returns every rule. It is a function, not a variable, so the
 // package holds no mutable state.
@@ -42,19 +48,25 @@ func ruleTable() []Rule {
 		{"skill/flat-file", Error, "A flat skills/<name>.md is never discovered; use skills/<name>/SKILL.md (reference §5)."},
 		{"skill/frontmatter", Error, "A SKILL.md needs YAML frontmatter with a description; only name and description reach the prompt (reference §5)."},
 		{"skill/name", Error, "A skill name is lowercase words joined by hyphens (reference §5; HM uses ':' for nesting, S8)."},
-		{"skill/body-size", Warning, "agy's native skill loader keeps only the first 24,000 bytes of a skill body; the rest is silently cut (reference §4, probed on 1.4.12/1.5.0 by one source, so a warning)."},
+		{"skill/body-size", Warning, limitRule(agy.SkillBody, "one source, so a warning")},
 		{"skill/schema", Error, "The skill frontmatter does not match what Antigravity reads (reference §5)."},
-		{"rule/size", Warning, "Rules are limited to 12,000 characters per file (reference §6, documented, not probed: what happens past it is unmeasured, so a warning)."},
+		{"rule/size", Warning, limitRule(agy.RuleBody, "what happens past it is unmeasured, so a warning")},
 		{"rule/trigger", Error, "trigger is one of always_on, glob, model_decision, manual (reference §6; rulesync keeps it an open string ⚠, so new values may appear)."},
 		{"rule/globs", Error, "globs is one comma-separated string, used only with trigger: glob (reference §6)."},
 		{"rule/schema", Error, "The rule frontmatter does not match what Antigravity reads (reference §6)."},
-		{"workflow/size", Warning, "Workflows are limited to 12,000 characters per file (reference §7, documented, not probed)."},
+		{"workflow/size", Warning, limitRule(agy.WorkflowBody, "a warning")},
 		{"workflow/schema", Error, "The workflow frontmatter does not match what Antigravity reads (reference §7)."},
 		{"agent/frontmatter", Error, "A subagent needs frontmatter with name and description (reference §8)."},
 		{"agent/schema", Error, "The subagent frontmatter does not match what Antigravity reads (reference §8)."},
 		{"settings/permission-entry", Error, "A permission entry is action or action(target), action one of read_file, write_file, read_url, execute_url, command, unsandboxed, mcp (reference §10)."},
 		{"settings/schema", Error, "settings.json does not match what Antigravity reads (reference §10; ⚠ the CLI ignored project settings on 1.2.0 while rulesync says it merges them, §0.9)."},
 	}
+}
+
+// limitRule describes a size rule from agy's table of limits.
+func limitRule(id agy.LimitID, why string) string {
+	l := agy.LimitOf(id)
+	return fmt.Sprintf("%s%s (%s; %s).", strings.ToUpper(l.Summary[:1]), l.Summary[1:], l.Source, why)
 }
 
 // Rules returns every rule, sorted by id.

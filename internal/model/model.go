@@ -13,26 +13,22 @@ import (
 	"encoding/json"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/agy"
 )
 
-// Scope says whose tree a config renders into.
-type Scope string
-
-const (
-	// ScopeGlobal renders into a user's home directory.
-	ScopeGlobal Scope = "global"
-	// ScopeWorkspace renders into a project directory that is usually
-	// committed, so nothing machine-specific may reach it.
-	ScopeWorkspace Scope = "workspace"
+// Scope and Product are agy's (internal/agy owns the facts about them).
+type (
+	Scope   = agy.Scope
+	Product = agy.Product
 )
 
-// Product says which Antigravity product's layout paths are written.
-type Product string
-
 const (
-	ProductCLI  Product = "cli"
-	ProductIDE  Product = "ide"
-	ProductBoth Product = "both"
+	ScopeGlobal    = agy.ScopeGlobal
+	ScopeWorkspace = agy.ScopeWorkspace
+	ProductCLI     = agy.ProductCLI
+	ProductIDE     = agy.ProductIDE
+	ProductBoth    = agy.ProductBoth
 )
 
 // Config is a whole decoded input: one file or every file of a directory.
@@ -207,24 +203,9 @@ type OAuth struct {
 	ClientSecret Str `json:"client_secret,omitempty"`
 }
 
-// Event is a hook event as agy spells it in hooks.json.
-type Event string
-
-const (
-	PreToolUse     Event = "PreToolUse"
-	PostToolUse    Event = "PostToolUse"
-	PreInvocation  Event = "PreInvocation"
-	PostInvocation Event = "PostInvocation"
-	Stop           Event = "Stop"
-	SessionStart   Event = "SessionStart"
-)
-
-// Grouped reports whether the event takes matcher groups rather than a flat
-// handler list.
-func (e Event) Grouped() bool { return e == PreToolUse || e == PostToolUse }
-
-// Events lists every event in the order hooks.json documents them.
-var Events = [...]Event{PreToolUse, PostToolUse, PreInvocation, PostInvocation, Stop, SessionStart}
+// Event is a hook event as agy spells it in hooks.json; the events and
+// what is known of each are internal/agy's table (agy.Events).
+type Event = agy.EventName
 
 // Hook is one named hook of hooks.json.
 type Hook struct {

@@ -14,6 +14,7 @@ let
 
   cfg = config.programs.agyconf;
   jsonFormat = pkgs.formats.json { };
+  agyFacts = builtins.fromJSON (builtins.readFile ../agy-facts.json);
 
   # --- option types -------------------------------------------------------
 
@@ -109,13 +110,17 @@ let
         default = true;
         description = "Whether agy runs this hook.";
       };
-      preToolUse = groupList "PreToolUse";
-      postToolUse = groupList "PostToolUse";
-      preInvocation = handlerList "PreInvocation";
-      postInvocation = handlerList "PostInvocation";
-      stop = handlerList "Stop";
-      sessionStart = handlerList "SessionStart (agy 1.1.25 or newer)";
-    };
+    }
+    # One option per event of agyconf's table of facts (internal/agy,
+    # generated into ../agy-facts.json).
+    // builtins.listToAttrs (
+      map (e: {
+        name = e.option;
+        value = (if e.grouped then groupList else handlerList) (
+          e.name + (if e ? since then " (agy ${e.since} or newer)" else "")
+        );
+      }) agyFacts.events
+    );
   };
 
   mcpServerType = types.submodule {

@@ -1,0 +1,159 @@
+package agy
+
+// Scope says whose tree a config renders into.
+type Scope string
+
+const (
+	// ScopeGlobal renders into a user's home directory.
+	ScopeGlobal Scope = "global"
+	// ScopeWorkspace renders into a project directory that is usually
+	// committed, so nothing machine-specific may reach it.
+	ScopeWorkspace Scope = "workspace"
+)
+
+// Product says which Antigravity product's paths are written.
+type Product string
+
+const (
+	ProductCLI  Product = "cli"
+	ProductIDE  Product = "ide"
+	ProductBoth Product = "both"
+)
+
+// Scopes and Products list the values, in the order the docs give them.
+func Scopes() []Scope     { return []Scope{ScopeGlobal, ScopeWorkspace} }
+func Products() []Product { return []Product{ProductCLI, ProductIDE, ProductBoth} }
+
+// KindID names a kind of document agy reads; the IDs are also the keys of
+// agyconf { layout { … } }.
+type KindID string
+
+const (
+	MCPConfig          KindID = "mcp_config"
+	LegacyIDEMCPConfig KindID = "legacy_mcp_config"
+	Hooks              KindID = "hooks"
+	Plugins            KindID = "plugins"
+	Skills             KindID = "skills"
+	Agents             KindID = "agents"
+	Rules              KindID = "rules"
+	GlobalRules        KindID = "global_rules"
+	Workflows          KindID = "workflows"
+	Settings           KindID = "settings"
+	IDESettings        KindID = "ide_settings"
+	ACPSettings        KindID = "acp_settings"
+)
+
+// Places are a kind's default paths, relative to the render root ($HOME
+// in global scope, the project in a workspace), per scope and product;
+// none means that product reads no such document in that scope.
+type Places map[Scope]map[Product][]string
+
+// Kind is one kind of document agy reads.
+type Kind struct {
+	ID      KindID
+	Summary string
+	// Schema is the embedded JSON Schema a document of the kind (JSON) or
+	// its frontmatter (markdown) is checked against; "" for none.
+	Schema string
+	// Folder kinds are a folder of items (one file or folder each); the
+	// others one file.
+	Folder bool
+	// Shared kinds are files agyconf shares with the user and agy: it owns
+	// entries of them, never the whole file.
+	Shared bool
+	Places Places
+	Source Source
+}
+
+func same(p string) map[Product][]string {
+	return map[Product][]string{ProductCLI: {p}, ProductIDE: {p}, ProductBoth: {p}}
+}
+
+// kinds is the measured layout (survey §1; shared/design.md "Layout").
+func kinds() []Kind {
+	return []Kind{
+		{ID: MCPConfig, Summary: "MCP servers", Schema: "mcp_config", Shared: true,
+			// The IDE and the CLI both read ~/.gemini/config/ (survey §1,
+			// rulesync for IDE 2.0); the IDE's old path is written only
+			// when a layout override names it.
+			Places: Places{ScopeGlobal: same(".gemini/config/mcp_config.json"), ScopeWorkspace: same(".agents/mcp_config.json")},
+			Source: Source{Survey, "§1, §3; CLI changelog 1.0.3 (the migrated config/mcp_config.json)"}},
+		{ID: LegacyIDEMCPConfig, Summary: "MCP servers for IDE builds older than 2.0", Schema: "mcp_config", Shared: true,
+			Places: Places{}, Source: Source{Survey, "§0.7, §1"}},
+		{ID: Hooks, Summary: "hooks", Schema: "hooks", Shared: true,
+			Places: Places{ScopeGlobal: same(".gemini/config/hooks.json"), ScopeWorkspace: same(".agents/hooks.json")},
+			Source: Source{Changelog, "1.0.8 (the shared ~/.gemini/config/hooks.json), 1.1.1 (workspace .agents/hooks.json)"}},
+		{ID: Plugins, Summary: "plugins, one folder each with a plugin.json", Schema: "plugin", Folder: true,
+			Places: Places{ScopeGlobal: same(".gemini/config/plugins"), ScopeWorkspace: same(".agents/plugins")},
+			Source: Source{Changelog, "1.0.2 (plugins install into the shared ~/.gemini/config/)"}},
+		{ID: Skills, Summary: "skills, one folder each with a SKILL.md", Schema: "skill-frontmatter", Folder: true,
+			// Three sources disagree on the CLI's global skills folder;
+			// dotai measured ~/.gemini/config/skills working on the CLI
+			// and rulesync names it for the IDE, so one folder serves both.
+			Places: Places{ScopeGlobal: same(".gemini/config/skills"), ScopeWorkspace: same(".agents/skills")},
+			Source: Source{Survey, "§5"}},
+		{ID: Agents, Summary: "subagents (custom agents)", Schema: "agent-frontmatter", Folder: true,
+			Places: Places{ScopeGlobal: same(".gemini/config/agents"), ScopeWorkspace: same(".agents/agents")},
+			Source: Source{Changelog, "1.1.0 (global subagents in ~/.gemini/config/), 1.1.6 (Markdown agents)"}},
+		{ID: Rules, Summary: "rules, one markdown file each", Schema: "rule-frontmatter", Folder: true,
+			// The only verified global rules surface is ~/.gemini/GEMINI.md,
+			// written as a managed block.
+			Places: Places{ScopeWorkspace: same(".agents/rules")},
+			Source: Source{Survey, "§6"}},
+		{ID: GlobalRules, Summary: "global rules: a block agyconf manages in GEMINI.md",
+			Places: Places{ScopeGlobal: same(".gemini/GEMINI.md")},
+			Source: Source{Survey, "§6"}},
+		{ID: Workflows, Summary: "workflows, one markdown file each", Schema: "workflow-frontmatter", Folder: true,
+			Places: Places{
+				ScopeGlobal: {
+					ProductCLI:  {".gemini/antigravity-cli/global_workflows"},
+					ProductIDE:  {".gemini/antigravity/global_workflows"},
+					ProductBoth: {".gemini/antigravity-cli/global_workflows", ".gemini/antigravity/global_workflows"},
+				},
+				ScopeWorkspace: same(".agents/workflows"),
+			},
+			Source: Source{Survey, "§7; rulesync 17 docs"}},
+		{ID: Settings, Summary: "the CLI's settings and permissions", Schema: "cli-settings", Shared: true,
+			// The CLI ignores project permission files (probed on 1.2.0,
+			// survey §0.9).
+			Places: Places{ScopeGlobal: {ProductCLI: {".gemini/antigravity-cli/settings.json"}, ProductBoth: {".gemini/antigravity-cli/settings.json"}}},
+			Source: Source{Survey, "§10"}},
+		{ID: IDESettings, Summary: "the IDE's workspace settings", Schema: "ide-settings", Shared: true,
+			Places: Places{ScopeWorkspace: {ProductIDE: {".antigravity/settings.json"}, ProductBoth: {".antigravity/settings.json"}}},
+			Source: Source{Survey, "§10"}},
+		{ID: ACPSettings, Summary: "the ACP server's settings", Schema: "acp-settings", Shared: true,
+			Places: Places{ScopeGlobal: {ProductCLI: {".gemini/antigravity-acp/settings.json"}, ProductBoth: {".gemini/antigravity-acp/settings.json"}}},
+			Source: Source{Survey, "seed 002 §3.3"}},
+	}
+}
+
+// Kinds lists every kind of document, sorted by ID.
+func Kinds() []Kind {
+	ks := kinds()
+	sortBy(ks, func(k Kind) string { return string(k.ID) })
+	return ks
+}
+
+// KindOf finds a kind by its ID.
+func KindOf(id KindID) (Kind, bool) {
+	for _, k := range kinds() {
+		if k.ID == id {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// PathsFor are a kind's default paths for a scope and product.
+func (k Kind) PathsFor(s Scope, p Product) []string {
+	return append([]string(nil), k.Places[s][p]...)
+}
+
+// KindIDs lists every kind's ID, sorted: the keys of agyconf { layout }.
+func KindIDs() []KindID {
+	var out []KindID
+	for _, k := range Kinds() {
+		out = append(out, k.ID)
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+// Package factsgen writes what is derived from internal/agy's table but
+// cannot be derived at run time: the parts of the JSON Schemas that list
+// hook events, the facts the Nix module reads (nix/agy-facts.json), and
+// the generated facts page (docs/agy-facts.md). Files that are partly
+// hand-written are patched at the JSON pointers the table owns, every
+// other byte kept (internal/jsonmerge). A test beside it fails when a
+// generated file is stale; `go test ./internal/factsgen -update` rewrites
+// them.
+package factsgen
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/jsonmerge"
+)
+
+// File is one generated file: its path below the repository root and the
+// content it must have.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Generate computes every generated file from the table and, for the
+// patched ones, their current content in repo (the repository's tree).
+func Generate(repo fs.FS) ([]File, error) {
+	var out []File
+	for _, g := range []struct {
+		path  string
+		patch func(*jsonmerge.Doc) error
+	}{
+		{"schema/agyconf.schema.json", patchInputSchema},
+		{"schema/hooks.schema.json", patchHooksSchema},
+	} {
+		src, err := fs.ReadFile(repo, g.path)
+		if err != nil {
+			return nil, err
+		}
+		doc, err := jsonmerge.Parse(src)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", g.path, err)
+		}
+		if err := g.patch(doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", g.path, err)
+		}
+		out = append(out, File{g.path, doc.Bytes()})
+	}
+	nix, err := nixFacts()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, File{"nix/agy-facts.json", nix}, File{"docs/agy-facts.md", []byte(factsPage())})
+	return out, nil
+}
+
+// set puts a Go value at path, encoded as two-space JSON without HTML
+// escaping (jsonmerge indents it with the rest).
+func set(doc *jsonmerge.Doc, v any, path ...string) error {
+	raw, err := encode(v)
+	if err != nil {
+		return err
+	}
+	return doc.Set(raw, path...)
+}
+
+func encode(v any) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+}
+
+// ordered is a JSON object whose members keep the order given.
+type ordered []member
+
+type member struct {
+	key   string
+	value any
+}
+
+func (o ordered) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := encode(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := encode(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// sinceNote is what an event or feature newer than every build says about
+// agy_version, for schema descriptions; "" for one every build has.
+func sinceNote(since agy.Version, what string) string {
+	if !since.Known() {
+		return ""
+	}
+	return fmt.Sprintf(" ⚠ %s exists only in agy %s and newer, and a file an older build rejects may be dropped whole, so agyconf writes it only when agyconf.agy_version is %s or newer: safe under every reading. The schema cannot see agy_version from here.", what, since, since)
+}
+
+// patchInputSchema writes the hook block's event properties and the rule
+// that a hook has at least one of them.
+func patchInputSchema(doc *jsonmerge.Doc) error {
+	var anyOf []any
+	for _, e := range agy.Events() {
+		ref, shape := "#/$defs/handlerBlocks", "One handler per block; repeat the block, or write an array, for more. A matcher is refused here: agy ignores it on this event (reference §2.1)."
+		if e.Grouped {
+			ref, shape = "#/$defs/matcherGroupBlocks", "Matcher groups: one group body, or an array of them, run in order."
+		}
+		desc := fmt.Sprintf("%s: %s (%s).%s %s", e.Name, e.When, e.Source, sinceNote(e.Since, string(e.Name)), shape)
+		if err := set(doc, ordered{{"description", desc}, {"$ref", ref}}, "$defs", "hook", "properties", e.Block()); err != nil {
+			return err
+		}
+		anyOf = append(anyOf, ordered{{"required", []string{e.Block()}}, {"properties", ordered{{e.Block(), ordered{{"$ref", "#/$defs/nonEmptyBlocks"}}}}}})
+	}
+	return set(doc, anyOf, "$defs", "hook", "anyOf")
+}
+
+// patchHooksSchema writes hooks.json's event properties and the pattern
+// that refuses an event at the top level.
+func patchHooksSchema(doc *jsonmerge.Doc) error {
+	var grouped, flat, alts []string
+	for _, e := range agy.Events() {
+		ref, shape := "#/$defs/flatEvent", "Flat: a list of handlers, no matcher groups (reference §2.1)."
+		if e.Grouped {
+			ref, shape = "#/$defs/groupedEvent", "Grouped: a list of matcher groups {matcher, hooks}, run in order (reference §2.1)."
+			grouped = append(grouped, string(e.Name))
+		} else {
+			flat = append(flat, string(e.Name))
+		}
+		when := strings.ToUpper(e.When[:1]) + e.When[1:]
+		desc := fmt.Sprintf("%s (%s).%s %s", when, e.Source, sinceNote(e.Since, string(e.Name)), shape)
+		if err := set(doc, ordered{{"description", desc}, {"$ref", ref}}, "$defs", "namedHook", "properties", string(e.Name)); err != nil {
+			return err
+		}
+		alts = append(alts, caseless(string(e.Name)))
+	}
+	named := fmt.Sprintf("A named hook (reference §2.1): enabled plus event lists. Grouped events (%s) take matcher groups; flat events (%s) take handlers directly. Only canonical event names: see the top-level description for why other casings and unknown events are refused.", strings.Join(grouped, ", "), strings.Join(flat, ", "))
+	if err := set(doc, named, "$defs", "namedHook", "description"); err != nil {
+		return err
+	}
+	return set(doc, "^(?:"+strings.Join(alts, "|")+")$", "$defs", "eventName", "pattern")
+}
+
+// caseless is a regular expression matching s in any letter case.
+func caseless(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		lo, up := strings.ToLower(string(r)), strings.ToUpper(string(r))
+		if lo == up {
+			b.WriteString(string(r))
+			continue
+		}
+		b.WriteString("[" + up + lo + "]")
+	}
+	return b.String()
+}

@@ -1,0 +1,113 @@
+package factsgen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agyconf/agyconf/internal/agy"
+)
+
+func encodeIndent(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// cell makes text safe inside a markdown table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
+}
+
+func since(v agy.Version) string {
+	if !v.Known() {
+		return "every known build"
+	}
+	return v.String()
+}
+
+// factsPage is docs/agy-facts.md: every fact of the table with its source
+// and version.
+func factsPage() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("# What agyconf knows about Antigravity\n\n")
+	p("Generated from agyconf's table of facts (`internal/agy`) by `go test ./internal/factsgen -update`; do not edit.\n")
+	p("Every fact names its source — the public agy CLI changelog, the CLI docs in google-antigravity/antigravity-cli, the docs the IDE bundles, a probe of a named build, a third-party tool's report, or the survey of Antigravity's surface agyconf started from (cited as \"reference §…\") — and the agy CLI version that introduced it.\n\n")
+	p("## Versions\n\n")
+	p("`agyconf { agy_version = \"…\" }` is the oldest agy build the rendered files must load on; unknown by default. ")
+	p("What only newer builds read is written only when agy_version says the build has it, since one unknown field or event can cost a whole file. ")
+	p("`agyconf validate --agy-version` judges a user's own files the same way.\n\n")
+	p("## Hook events\n\n")
+	p("| event | block | Nix option | shape | since | when | source |\n|---|---|---|---|---|---|---|\n")
+	for _, e := range agy.Events() {
+		shape := "flat: handlers"
+		if e.Grouped {
+			shape = "grouped: matcher groups"
+		}
+		p("| `%s` | `%s` | `%s` | %s | %s | %s | %s |\n", e.Name, e.Block(), e.Option(), shape, since(e.Since), cell(e.When), cell(e.Source.String()))
+	}
+	p("\nEach event has two contracts: `agyconf schema %s` (what agy writes on the hook's stdin) and `agyconf schema %s` (what it honours on stdout), and so on for each event.\n\n", agy.Events()[0].StdinSchema(), agy.Events()[0].StdoutSchema())
+	p("## Behaviours that changed between builds\n\n")
+	p("| feature | since | what | source |\n|---|---|---|---|\n")
+	for _, f := range agy.Behaviours() {
+		p("| `%s` | %s | %s | %s |\n", f.Feature, since(f.Since), cell(f.Summary), cell(f.Source.String()))
+	}
+	p("\n## Documents and where they go\n\n")
+	p("Paths are relative to the render root (`$HOME` in global scope, the project in a workspace); each is overridable with `agyconf { layout { KIND = \"…\" } }`.\n\n")
+	p("| kind | what | schema | global | workspace | source |\n|---|---|---|---|---|---|\n")
+	for _, k := range agy.Kinds() {
+		what := k.Summary
+		if k.Shared {
+			what += " (shared: agyconf owns entries, not the file)"
+		}
+		schema := "—"
+		if k.Schema != "" {
+			schema = "`" + k.Schema + "`"
+		}
+		p("| `%s` | %s | %s | %s | %s | %s |\n", k.ID, cell(what), schema, places(k, agy.ScopeGlobal), places(k, agy.ScopeWorkspace), cell(k.Source.String()))
+	}
+	p("\n## Limits\n\n")
+	p("| limit | at most | what | source |\n|---|---|---|---|\n")
+	for _, l := range agy.Limits() {
+		p("| `%s` | %s %s | %s | %s |\n", l.ID, thousands(l.Max), l.Unit, cell(l.Summary), cell(l.Source.String()))
+	}
+	return b.String()
+}
+
+// places lists a kind's paths in a scope per product, merging products
+// that agree.
+func places(k agy.Kind, s agy.Scope) string {
+	var parts []string
+	for _, p := range []agy.Product{agy.ProductCLI, agy.ProductIDE} {
+		ps := k.PathsFor(s, p)
+		if len(ps) == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s: `%s`", p, strings.Join(ps, "`, `")))
+	}
+	if len(parts) == 2 {
+		cli, ide := k.PathsFor(s, agy.ProductCLI), k.PathsFor(s, agy.ProductIDE)
+		if strings.Join(cli, ",") == strings.Join(ide, ",") {
+			return "`" + strings.Join(cli, "`, `") + "`"
+		}
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
