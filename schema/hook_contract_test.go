@@ -12,22 +12,19 @@ import (
 )
 
 // hookContractSchemas are the schemas of hook processes' stdin and stdout
-// (reference §2.4–§2.6). They describe no file, so they have no fixture
-// folder under testdata/documents: the examples are inline below.
-var hookContractSchemas = map[string]bool{
-	"hook-stdin-pre-tool-use":     true,
-	"hook-stdin-post-tool-use":    true,
-	"hook-stdin-pre-invocation":   true,
-	"hook-stdin-post-invocation":  true,
-	"hook-stdin-stop":             true,
-	"hook-stdin-session-start":    true,
-	"hook-stdout-pre-tool-use":    true,
-	"hook-stdout-post-tool-use":   true,
-	"hook-stdout-pre-invocation":  true,
-	"hook-stdout-post-invocation": true,
-	"hook-stdout-stop":            true,
-	"hook-stdout-session-start":   true,
-}
+// (reference §2.4–§2.6), two per event of agy's table. They describe no
+// file, so they have no fixture folder under testdata/documents: the
+// examples are inline below, plus the generic ones genericHookCases
+// derives for every contract.
+var hookContractSchemas = func() map[string]bool {
+	out := map[string]bool{}
+	for _, n := range schema.Names() {
+		if strings.HasPrefix(n, "hook-stdin-") || strings.HasPrefix(n, "hook-stdout-") {
+			out[n] = true
+		}
+	}
+	return out
+}()
 
 // hookCase is one example: a document, whether it is valid, and for an
 // invalid one the pointer and a part of the message of one finding.
@@ -204,13 +201,38 @@ func hookContractNames() []string {
 	return names
 }
 
+// genericHookCases are what every contract is checked with, whatever its
+// event: a stdin contract accepts its own example (hook test sends it) and
+// refuses it with a conversationId that is not a string; a stdout contract
+// is closed, so it refuses a field agy does not honour.
+func genericHookCases(t *testing.T) []hookCase {
+	var out []hookCase
+	for _, n := range hookContractNames() {
+		if strings.HasPrefix(n, "hook-stdout-") {
+			out = append(out, hookCase{schema: n, name: "generic: a field agy does not honour", doc: `{"notHonoured": true}`, pointer: "/notHonoured", part: "not allowed"})
+			continue
+		}
+		ex, err := schema.Example(n)
+		if err != nil {
+			t.Fatalf("%s: %v (a stdin contract carries an example payload, which hook test sends)", n, err)
+		}
+		good, _ := json.Marshal(ex)
+		ex["conversationId"] = 5
+		bad, _ := json.Marshal(ex)
+		out = append(out,
+			hookCase{schema: n, name: "generic: its own example", doc: string(good), valid: true},
+			hookCase{schema: n, name: "generic: conversationId a number", doc: string(bad), pointer: "/conversationId", part: "string"})
+	}
+	return out
+}
+
 func TestHookContractExamples(t *testing.T) {
 	v, err := schema.NewValidator(hookContractNames()...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	covered := map[string][2]int{}
-	for _, c := range hookCases {
+	for _, c := range append(append([]hookCase(nil), hookCases...), genericHookCases(t)...) {
 		t.Run(c.schema+"/"+c.name, func(t *testing.T) {
 			if !hookContractSchemas[c.schema] {
 				t.Fatalf("%s is not a hook contract schema", c.schema)

@@ -21,7 +21,26 @@ let
       timeout = 20;
     }
   ];
-  events = {
+  # Every event of agyconf's table of facts has handlers (a grouped one, a
+  # catch-all group), so a new event is covered without an edit here; the
+  # two tool events have their own groups below.
+  facts = builtins.fromJSON (builtins.readFile ../../../nix/agy-facts.json);
+  everyEvent = builtins.listToAttrs (
+    map (e: {
+      name = e.option;
+      value =
+        if e.grouped then
+          [
+            {
+              matcher = "";
+              inherit handlers;
+            }
+          ]
+        else
+          handlers;
+    }) facts.events
+  );
+  events = everyEvent // {
     enabled = true;
     preToolUse = [
       {
@@ -39,10 +58,6 @@ let
         inherit handlers;
       }
     ];
-    preInvocation = handlers;
-    postInvocation = handlers;
-    stop = handlers;
-    sessionStart = handlers;
   };
   localServer = {
     command = "github-mcp-server";
