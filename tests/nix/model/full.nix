@@ -133,7 +133,10 @@ in
     package = null;
     hookPackage = null;
     product = "cli";
-    agyVersion = "1.5.0";
+    # New enough for every event of the table (and at least 1.5.0).
+    agyVersion = builtins.foldl' (a: b: if builtins.compareVersions a b >= 0 then a else b) "1.5.0" (
+      map (e: e.since) (builtins.filter (e: e ? since) facts.events)
+    );
     secretMode = "inline";
     layout = {
       mcp_config = ".config/agy/mcp_config.json";
