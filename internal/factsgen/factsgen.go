@@ -154,9 +154,23 @@ func patchHooksSchema(doc *jsonmerge.Doc) error {
 		}
 		alts = append(alts, caseless(string(e.Name)))
 	}
-	named := fmt.Sprintf("A named hook (reference §2.1): enabled plus event lists. Grouped events (%s) take matcher groups; flat events (%s) take handlers directly. Only canonical event names: see the top-level description for why other casings and unknown events are refused.", strings.Join(grouped, ", "), strings.Join(flat, ", "))
-	if err := set(doc, named, "$defs", "namedHook", "description"); err != nil {
-		return err
+	var names []string
+	for _, e := range agy.Events() {
+		names = append(names, string(e.Name))
+	}
+	for _, p := range []struct {
+		value any
+		path  []string
+	}{
+		{fmt.Sprintf("A named hook (reference §2.1): enabled plus event lists. Grouped events (%s) take matcher groups; flat events (%s) take handlers directly. Only canonical event names: see the top-level description for why other casings and unknown events are refused.", strings.Join(grouped, ", "), strings.Join(flat, ", ")), []string{"$defs", "namedHook", "description"}},
+		{fmt.Sprintf("The shape of %s: an array of matcher groups (reference §2.1). Handler objects directly in this array are the flat shape, which these events do not take.", strings.Join(grouped, " and ")), []string{"$defs", "groupedEvent", "description"}},
+		{fmt.Sprintf("The shape of %s: an array of handlers (reference §2.1). A matcher group here is the grouped shape, which agy rejects — the whole file — with \"command hook must specify 'command'\" (§2.1).", strings.Join(flat, ", ")), []string{"$defs", "flatEvent", "description"}},
+		{names, []string{"$defs", "canonicalEvent", "enum"}},
+		{append([]string{"enabled"}, names...), []string{"$defs", "namedHookKey", "enum"}},
+	} {
+		if err := set(doc, p.value, p.path...); err != nil {
+			return err
+		}
 	}
 	return set(doc, "^(?:"+strings.Join(alts, "|")+")$", "$defs", "eventName", "pattern")
 }
