@@ -495,6 +495,9 @@ func decideStale(p string, owned *FileState, st *State, opts Options) (Change, e
 
 // desiredHash hashes what agyconf will write, with secrets redacted.
 func desiredHash(d *render.Document) (string, []string, error) {
+	if d.Kind == render.ManagedBlock {
+		return sum(lf(d.Text)), nil, nil // as extractBlock reads it back
+	}
 	if d.JSON == nil {
 		return sum(d.Text), nil, nil
 	}

@@ -26,7 +26,7 @@ func extractBlock(file []byte) ([]byte, bool, error) {
 	if err != nil || !ok {
 		return nil, ok, err
 	}
-	return bytes.ReplaceAll(file[b:e], []byte("\r\n"), []byte("\n")), true, nil
+	return lf(file[b:e]), true, nil
 }
 
 // blockBounds returns the byte range of the block's content: from the line
@@ -100,6 +100,7 @@ func crlf(file []byte) bool {
 func spliceBlock(file, block []byte) []byte {
 	// In place, the block keeps the line endings its begin marker has;
 	// appended, it takes the file's.
+	block = lf(block)
 	nl := "\n"
 	if bi, n := indexLine(file, blockBegin); (bi >= 0 && n == 2) || (bi < 0 && crlf(file)) {
 		nl = "\r\n"
@@ -138,13 +139,35 @@ func removeBlock(file []byte) []byte {
 	}
 	bi, _ := indexLine(file, blockBegin)
 	out := append([]byte(nil), file[:bi]...)
+	// Drop the blank line spliceBlock puts before a block it appends: a
+	// line ending (LF or CRLF) right after another.
 	switch {
-	case bytes.HasSuffix(out, []byte("\r\n\r\n")):
-		// Drop the blank line spliceBlock puts before a block it appends.
+	case bytes.HasSuffix(out, []byte("\n\r\n")):
 		out = out[:len(out)-2]
 	case bytes.HasSuffix(out, []byte("\n\n")):
 		out = out[:len(out)-1]
 	}
 	n, _ := lineEnding(file, e+len(blockEnd))
 	return append(out, file[e+len(blockEnd)+n:]...)
+}
+
+// lf is text with its line endings made LF — every CR right before an LF
+// dropped, however many, so that lf(lf(b)) == lf(b) —: the form a block is
+// compared and hashed in, whatever the file around it uses.
+func lf(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\r' {
+			j := i
+			for j < len(b) && b[j] == '\r' {
+				j++
+			}
+			if j < len(b) && b[j] == '\n' {
+				i = j - 1 // the CRs end a line: drop them
+				continue
+			}
+		}
+		out = append(out, b[i])
+	}
+	return out
 }
