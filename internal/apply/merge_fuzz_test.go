@@ -631,7 +631,9 @@ func FuzzManagedBlockForeignText(f *testing.F) {
 			return b
 		}
 		rawPre := pre
-		pre, old, block = line(pre), line(old), line(block)
+		// Blocks in LF form, as render writes them and extractBlock reads
+		// them back (FuzzManagedBlock covers other line endings).
+		pre, old, block = line(pre), lf(line(old)), lf(line(block))
 		wrap := func(b []byte) []byte {
 			return []byte(blockBegin + "\n" + string(b) + blockEnd + "\n")
 		}
