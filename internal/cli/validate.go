@@ -21,7 +21,7 @@ func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check an agyconf config, or Antigravity files as they are on disk, without writing anything",
-		UsageText: "agyconf validate --config PATH [--diagnostics-format text|json]\n   agyconf validate [--format text|json|sarif] [--strict] PATH...",
+		UsageText: "agyconf validate --config PATH [--diagnostics-format text|json]\n   agyconf validate [--format text|json|sarif] [--strict] [--agy-version X.Y.Z] PATH...",
 		Description: `With --config, reads the agyconf config at PATH — one .hcl or .json
 file, or a folder of them — through the same pipeline render runs
 (decoding, harnesses, rendering, and every rendered document checked
@@ -54,6 +54,7 @@ EXAMPLES:
 			colorFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
 			&cli.BoolFlag{Name: "strict", Usage: "with PATHs, warnings count as findings too (exit 1)"},
+			&cli.StringFlag{Name: "agy-version", Usage: "with PATHs, the oldest agy build (`X.Y.Z`) the files must load on: what only newer builds accept is an error below it, and a warning naming the version when no version is given"},
 		},
 		Action: runValidate,
 	}
@@ -65,6 +66,9 @@ func runValidate(c *cli.Context) error {
 			return exit(ExitBadInput, fmt.Errorf("validate takes --config PATH or live PATHs, not both (see agyconf validate --help)"))
 		}
 		return lintPaths(c, c.Args().Slice())
+	}
+	if c.String("agy-version") != "" {
+		return exit(ExitBadInput, fmt.Errorf("--agy-version applies to live PATHs; a config names the build it targets itself, in agyconf { agy_version = \"…\" }"))
 	}
 	path, format, err := configFlags(c)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/lint"
 )
 
@@ -20,7 +21,15 @@ func lintPaths(c *cli.Context, paths []string) error {
 	if err := checkColor(c.String("color")); err != nil {
 		return exit(ExitBadInput, err)
 	}
-	findings, err := lint.Paths(paths, lint.Options{})
+	var version agy.Version
+	if s := c.String("agy-version"); s != "" {
+		v, ok := agy.ParseVersion(s)
+		if !ok {
+			return exit(ExitBadInput, fmt.Errorf("--agy-version %q: want a release number such as 1.2.10", s))
+		}
+		version = v
+	}
+	findings, err := lint.Paths(paths, lint.Options{AgyVersion: version})
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}

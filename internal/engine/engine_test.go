@@ -76,7 +76,7 @@ func TestCheckReportsRenderedDocuments(t *testing.T) {
 		Path: ".agents/hooks.json", Schema: render.SchemaOf(agy.Hooks),
 		JSON: map[string]any{"enabled": true}, Origin: rng,
 	}}}
-	diags := Check(bad)
+	diags := Check(bad, agy.Version{})
 	if !diags.HasErrors() {
 		t.Fatal("no error")
 	}

@@ -83,7 +83,8 @@ func Build(cfg *model.Config) (*render.Plan, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	diags = append(diags, Check(plan)...)
+	v, _ := agy.ParseVersion(cfg.Agyconf.AgyVersion)
+	diags = append(diags, Check(plan, v)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -95,8 +96,9 @@ func Build(cfg *model.Config) (*render.Plan, hcl.Diagnostics) {
 // alone: the schema, and the checks a schema cannot make (a relative
 // command, a matcher that does not compile). A finding becomes a
 // diagnostic located at the block that wrote the value; an error-level
-// one keeps the plan from being written.
-func Check(plan *render.Plan) hcl.Diagnostics {
+// one keeps the plan from being written. version is the config's
+// agy_version: what only newer builds accept is judged against it.
+func Check(plan *render.Plan, version agy.Version) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, d := range plan.Documents {
 		if d.Schema == "" {
@@ -107,7 +109,7 @@ func Check(plan *render.Plan) hcl.Diagnostics {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot encode a document", Detail: fmt.Sprintf("%s: %v; this is a bug in agyconf, please report it with the config.", d.Path, err)})
 			continue
 		}
-		findings, err := lint.Document(d.Path, d.Schema, data, lint.DocumentOptions{InPlugin: inPlugin(plan, d)})
+		findings, err := lint.Document(d.Path, d.Schema, data, lint.DocumentOptions{InPlugin: inPlugin(plan, d), AgyVersion: version})
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot check a document", Detail: fmt.Sprintf("%s: %v", d.Path, err)})
 			continue

@@ -21,7 +21,34 @@ import (
 	"github.com/agyconf/agyconf/schema"
 )
 
+// since judges a construct that only agy builds from v on accept, in a
+// file the user already has: with no version given it is never a false
+// error, only a warning naming the version; with an older version given it
+// is an error; with v or newer, nothing. ok is false for nothing to report.
+func (c *checker) since(v agy.Version) (sev Severity, note string, ok bool) {
+	switch {
+	case !c.version.Known():
+		return Warning, fmt.Sprintf("accepted since agy %s; an older agy does not load it (pass --agy-version to judge for a given build)", v), true
+	case !c.version.AtLeast(v):
+		return Error, fmt.Sprintf("accepted only since agy %s, and the files must load on %s (--agy-version)", v, c.version), true
+	}
+	return "", "", false
+}
+
+// gated is a finding of a rule about a construct only agy v and newer
+// accept, at the severity since gives, or none.
+func (c *checker) gated(v agy.Version, f Finding) (Finding, bool) {
+	sev, note, ok := c.since(v)
+	if !ok {
+		return Finding{}, false
+	}
+	f.Severity, f.Message = sev, f.Message+": "+note
+	return f, true
+}
+
 type checker struct {
+	// version is Options.AgyVersion: what since judges against.
+	version    agy.Version
 	validators map[string]*schema.Validator // compiled on first use
 	lookPath   func(string) (string, error)
 	credential *regexp.Regexp
@@ -34,6 +61,7 @@ type checker struct {
 
 func newChecker(opts Options) *checker {
 	return &checker{
+		version:    opts.AgyVersion,
 		validators: map[string]*schema.Validator{},
 		lookPath:   opts.LookPath,
 		machine:    true,
@@ -119,6 +147,12 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 	add := func(rule string, line, col int, ptr, msg string) {
 		out = append(out, Finding{Rule: rule, Severity: severityOf(rule), File: path, Line: line, Column: col, Pointer: ptr, Message: msg})
 	}
+	// addSince reports what only agy v and newer accept, judged by since.
+	addSince := func(v agy.Version, rule string, line, col int, ptr, msg string) {
+		if f, ok := c.gated(v, Finding{Rule: rule, File: path, Line: line, Column: col, Pointer: ptr, Message: msg}); ok {
+			out = append(out, f)
+		}
+	}
 	name := schemaName(k)
 	v, err := c.validator(name)
 	if err != nil {
@@ -156,7 +190,7 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 	}
 	switch k {
 	case kindHooks:
-		c.hooks(root, loc, inPlugin, add)
+		c.hooks(root, loc, inPlugin, add, addSince)
 	case kindMCP:
 		c.commands(root, loc, add)
 		if c.machine && perm&0o077 != 0 {
@@ -378,10 +412,17 @@ func mapHooks(segs []string, m string) string {
 }
 
 // hooks runs the checks the schema cannot: commands and matchers.
-func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, int, int, string, string)) {
+func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, int, int, string, string), addSince func(agy.Version, string, int, int, string, string)) {
 	top, ok := root.(map[string]any)
 	if !ok {
 		return
+	}
+	prompt := agy.BehaviourOf(agy.PromptHandlers)
+	newerHandler := func(obj map[string]any, ptr string) {
+		if t, _ := obj["type"].(string); t == "prompt" {
+			l, col := loc.value(ptr + "/type")
+			addSince(prompt.Since, "hooks/newer-agy", l, col, ptr+"/type", "a prompt handler")
+		}
 	}
 	for name, hv := range top {
 		hook, ok := hv.(map[string]any)
@@ -394,6 +435,10 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 				continue
 			}
 			base := "/" + escape(name) + "/" + escape(event)
+			if e, ok := agy.EventNamed(event); ok && e.Since.Known() {
+				l, col := loc.value(base)
+				addSince(e.Since, "hooks/newer-agy", l, col, base, "the event "+event)
+			}
 			for i, item := range list {
 				ip := base + "/" + strconv.Itoa(i)
 				obj, ok := item.(map[string]any)
@@ -401,6 +446,7 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 					continue
 				}
 				if !isGrouped(event) {
+					newerHandler(obj, ip)
 					c.handler(obj, ip, loc, inPlugin, add)
 					continue
 				}
@@ -413,6 +459,7 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 				hs, _ := obj["hooks"].([]any)
 				for j, h := range hs {
 					if ho, ok := h.(map[string]any); ok {
+						newerHandler(ho, ip+"/hooks/"+strconv.Itoa(j))
 						c.handler(ho, ip+"/hooks/"+strconv.Itoa(j), loc, inPlugin, add)
 					}
 				}
@@ -707,6 +754,9 @@ type DocumentOptions struct {
 	Mode    fs.FileMode
 	// LookPath as in Options.
 	LookPath func(string) (string, error)
+	// AgyVersion as in Options: for a rendered document, the config's
+	// agy_version.
+	AgyVersion agy.Version
 }
 
 // Document lints one document agyconf would write, or holds in memory, by
@@ -723,7 +773,7 @@ func Document(path, schemaName string, data []byte, o DocumentOptions) ([]Findin
 	if o.LookPath == nil {
 		o.LookPath = exec.LookPath
 	}
-	c := newChecker(Options{LookPath: o.LookPath})
+	c := newChecker(Options{LookPath: o.LookPath, AgyVersion: o.AgyVersion})
 	c.machine = o.Machine
 	out, err := c.check(path, k, data, o.Mode, o.InPlugin)
 	Sort(out)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/lint"
 )
 
@@ -25,8 +26,10 @@ const corpusRoot = "../../tests/lint"
 //   - path.txt: the command names LookPath finds, one a line; without it
 //     every command is found;
 //   - mode600.txt: files (relative to the case) to chmod 0600; every other
-//     file is made 0644, since git does not keep modes.
-var corpusSidecars = map[string]bool{"want.txt": true, "path.txt": true, "mode600.txt": true}
+//     file is made 0644, since git does not keep modes;
+//   - agy-version.txt: the --agy-version the case is linted with; without
+//     it, none.
+var corpusSidecars = map[string]bool{"want.txt": true, "path.txt": true, "mode600.txt": true, "agy-version.txt": true}
 
 func readLines(t *testing.T, path string) ([]string, bool) {
 	t.Helper()
@@ -87,7 +90,14 @@ func runCase(t *testing.T, dir string) ([]string, []lint.Finding) {
 			return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 		}
 	}
-	fs, err := lint.Paths([]string{tmp}, lint.Options{LookPath: look})
+	var version agy.Version
+	if v, ok := readLines(t, filepath.Join(dir, "agy-version.txt")); ok && len(v) == 1 {
+		var good bool
+		if version, good = agy.ParseVersion(v[0]); !good {
+			t.Fatalf("%s: agy-version.txt: %q is not a version", dir, v[0])
+		}
+	}
+	fs, err := lint.Paths([]string{tmp}, lint.Options{LookPath: look, AgyVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/agyconf/agyconf/internal/agy"
 )
 
 // Options control a lint run.
@@ -16,6 +18,9 @@ type Options struct {
 	// BytesOnly skips the rules that depend on this machine (a command on
 	// PATH, a file's mode): what render itself refuses on.
 	BytesOnly bool
+	// AgyVersion is the oldest agy build the files must load on
+	// (validate --agy-version); unknown by default. See checker.since.
+	AgyVersion agy.Version
 }
 
 // kind is what a file is to Antigravity.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
@@ -67,7 +68,8 @@ func TestRenderedTreesLintClean(t *testing.T) {
 				}
 				counts[d.Schema]++
 			}
-			fs, err := lint.Paths([]string{root}, lint.Options{LookPath: findAll})
+			v, _ := agy.ParseVersion(cfg.Agyconf.AgyVersion)
+			fs, err := lint.Paths([]string{root}, lint.Options{LookPath: findAll, AgyVersion: v})
 			if err != nil {
 				t.Fatal(err)
 			}

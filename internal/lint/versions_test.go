@@ -1,0 +1,97 @@
+package lint_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/lint"
+)
+
+// versionsRoot holds the version conformance corpus: for every behaviour
+// of agy's table that changed between builds, and every event newer than
+// some builds, a folder of live files using it (named after the feature,
+// "/" written "-", or "event-<Name>"), and rule.txt naming the rule that
+// judges it.
+const versionsRoot = "../../tests/lint/versions"
+
+// TestVersionConformance: each case passes at the version that introduced
+// its construct, is an error one release below, and a warning naming the
+// version when no version is given — so no live file is ever called wrong
+// for what a newer agy accepts.
+func TestVersionConformance(t *testing.T) {
+	want := map[string]agy.Version{}
+	for _, b := range agy.Behaviours() {
+		want[strings.ReplaceAll(string(b.Feature), "/", "-")] = b.Since
+	}
+	for _, e := range agy.Events() {
+		if e.Since.Known() {
+			want["event-"+string(e.Name)] = e.Since
+		}
+	}
+	entries, err := os.ReadDir(versionsRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, e := range entries {
+		have[e.Name()] = true
+		if _, ok := want[e.Name()]; !ok {
+			t.Errorf("%s/%s: no behaviour or event of agy's table has that name", versionsRoot, e.Name())
+		}
+	}
+	for name, since := range want {
+		if !have[name] {
+			t.Errorf("%s: no conformance case for %s (since %s)", versionsRoot, name, since)
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(versionsRoot, name)
+			rb, err := os.ReadFile(filepath.Join(dir, "rule.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rule := strings.TrimSpace(string(rb))
+			tmp := t.TempDir()
+			if err := os.CopyFS(tmp, os.DirFS(dir)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(filepath.Join(tmp, "rule.txt")); err != nil {
+				t.Fatal(err)
+			}
+			at := func(v agy.Version) []lint.Finding {
+				fs, err := lint.Paths([]string{tmp}, lint.Options{LookPath: func(n string) (string, error) { return "/usr/bin/" + n, nil }, AgyVersion: v})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out []lint.Finding
+				for _, f := range fs {
+					if f.Rule == rule {
+						out = append(out, f)
+					}
+				}
+				return out
+			}
+			for _, f := range at(agy.Version{}) {
+				if f.Severity != lint.Warning || !strings.Contains(f.Message, since.String()) {
+					t.Errorf("no version: %s %s: %s, want a warning naming %s", f.Severity, f.Rule, f.Message, since)
+				}
+			}
+			if len(at(agy.Version{})) == 0 {
+				t.Errorf("no version: no %s finding", rule)
+			}
+			below := agy.V(since.Major, since.Minor, since.Patch-1)
+			if since.Patch == 0 {
+				below = agy.V(since.Major, since.Minor-1, 999)
+			}
+			if fs := at(below); len(fs) == 0 || fs[0].Severity != lint.Error {
+				t.Errorf("at %s: %v, want an error", below, fs)
+			}
+			if fs := at(since); len(fs) != 0 {
+				t.Errorf("at %s: %v, want nothing", since, fs)
+			}
+		})
+	}
+}
