@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +54,7 @@ EXAMPLES:
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what a render would do; change nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files and entries edited since agyconf wrote them (the edited version is backed up)"},
 			&cli.BoolFlag{Name: "adopt", Usage: "take over files and entries agyconf did not write, Home Manager links included (the original is backed up)"},
+			quietFlag(),
 		),
 		Action: runRender,
 	}
@@ -132,7 +134,7 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 		return nil, exit(ExitBadInput, err)
 	}
 	for _, n := range es.Notes {
-		fmt.Fprintf(c.App.ErrWriter, "agyconf: %s\n", n)
+		fmt.Fprintf(info(c, c.App.ErrWriter), "agyconf: %s\n", n)
 	}
 	return &session{Session: es, format: format}, nil
 }
@@ -154,7 +156,7 @@ func runRender(c *cli.Context) error {
 		return exit(ExitBadInput, fmt.Errorf("--check and --dry-run do not go together (see agyconf render --help)"))
 	}
 	if root, ok := cacheHit(c); ok {
-		out := c.App.Writer
+		out := info(c, c.App.Writer)
 		switch {
 		case c.Bool("check") && c.String("format") == "json":
 			return writeReport(out, root, nil, true)
@@ -175,7 +177,7 @@ func runRender(c *cli.Context) error {
 		if c.String("format") == "json" {
 			return writeReport(s.out(c), s.Root, apply.Drift(s.Changes), true)
 		}
-		return check(s.out(c), s.Root, s.Changes)
+		return check(s.out(c), info(c, s.out(c)), s.Root, s.Changes)
 	case c.Bool("dry-run"):
 		report(s.out(c), c.App.ErrWriter, s.Root, s.Changes, "would render into")
 		if apply.Refused(s.Changes) {
@@ -208,7 +210,7 @@ func (s *session) execute(c *cli.Context, verb string) error {
 		}
 		return exit(ExitBadInput, err)
 	}
-	report(s.out(c), c.App.ErrWriter, s.Root, s.Changes, verb)
+	report(info(c, s.out(c)), c.App.ErrWriter, s.Root, s.Changes, verb)
 	return nil
 }
 
@@ -252,7 +254,7 @@ var driftWords = map[apply.Action]string{
 }
 
 // check reports drift: exit 1 if a render would change anything.
-func check(out io.Writer, root string, changes []apply.Change) error {
+func check(out, ok io.Writer, root string, changes []apply.Change) error {
 	drift := apply.Drift(changes)
 	for _, ch := range drift {
 		line := fmt.Sprintf("%-8s %s", driftWords[ch.Action], ch.Name())
@@ -265,12 +267,15 @@ func check(out io.Writer, root string, changes []apply.Change) error {
 		fmt.Fprintf(out, "%s: %d path(s) out of date; agyconf render would change them\n", root, len(drift))
 		return exit(ExitFindings, nil)
 	}
-	fmt.Fprintf(out, "%s: in sync\n", root)
+	fmt.Fprintf(ok, "%s: in sync\n", root)
 	return nil
 }
 
-// report prints one line per change, then a summary.
-func report(out, errOut io.Writer, root string, changes []apply.Change, verb string) {
+// report prints one line per change, then a summary, in one write: a
+// render of thousands of entries should not cost a system call a line.
+func report(w, errOut io.Writer, root string, changes []apply.Change, verb string) {
+	out := bufio.NewWriter(w)
+	defer out.Flush()
 	counts := map[apply.Action]int{}
 	for _, ch := range changes {
 		if ch.Action != apply.Merge {

@@ -102,6 +102,7 @@ EXAMPLES:
    agyconf clean --config ~/.config/agyconf`,
 		Flags: append(applyFlags(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what clean would remove; change nothing"},
+			quietFlag(),
 		),
 		Action: runClean,
 	}

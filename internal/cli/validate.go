@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,6 +55,7 @@ EXAMPLES:
 			colorFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
 			&cli.BoolFlag{Name: "strict", Usage: "with PATHs, warnings count as findings too (exit 1)"},
+			quietFlag(),
 			&cli.StringFlag{Name: "agy-version", Usage: "with PATHs, the oldest agy build (`X.Y.Z`) the files must load on: what only newer builds accept is an error below it, and a warning naming the version when no version is given"},
 		},
 		Action: runValidate,
@@ -94,7 +96,7 @@ func runValidate(c *cli.Context) error {
 		return exit(ExitFindings, nil)
 	}
 	if format == diagfmt.Text {
-		fmt.Fprintf(c.App.Writer, "%s: valid (%s)\n", path, summary(cfg.Model))
+		fmt.Fprintf(info(c, c.App.Writer), "%s: valid (%s)\n", path, summary(cfg.Model))
 	}
 	return nil
 }
@@ -149,12 +151,22 @@ func configPath(c *cli.Context) (string, error) {
 	if p := c.String("config"); p != "" {
 		return p, nil
 	}
+	def, err := defaultConfig()
+	if err != nil {
+		return "", fmt.Errorf("%s needs --config PATH: %w (see agyconf %s --help)", c.Command.Name, err, c.Command.Name)
+	}
+	return def, nil
+}
+
+// defaultConfig is the default config, $XDG_CONFIG_HOME/agyconf, when it
+// exists.
+func defaultConfig() (string, error) {
 	def := defaultConfigPath()
 	if def == "" {
-		return "", fmt.Errorf("%s needs --config PATH (see agyconf %s --help)", c.Command.Name, c.Command.Name)
+		return "", errors.New("there is no home folder for a default config")
 	}
 	if _, err := os.Stat(def); err != nil {
-		return "", fmt.Errorf("%s needs --config PATH: there is no default config at %s (see agyconf %s --help)", c.Command.Name, def, c.Command.Name)
+		return "", fmt.Errorf("there is no default config at %s", def)
 	}
 	return def, nil
 }
