@@ -500,6 +500,14 @@ func TestVendorHashFresh(t *testing.T) {
 	flakeNeed(t, "bash", "go", "nix")
 	root := flakeRoot(t)
 	stdout, stderr, err := flakeRun(t, root, "bash", filepath.Join(root, "scripts", "vendor-hash.sh"), "--check")
+	// go mod vendor needs every module of every platform's files (a
+	// Windows-only dependency included) in the module cache, offline;
+	// go test downloads only this platform's. On a fresh machine that is
+	// a missing prerequisite, like a missing tool; CI downloads them all
+	// first (.ci/run: go mod download), so there it is a failure.
+	if err != nil && os.Getenv("CI") == "" && strings.Contains(stderr, "module cache must hold every module") {
+		t.Skipf("the module cache lacks modules go mod vendor needs; to run this check: go mod download && scripts/vendor-hash.sh --check")
+	}
 	if err != nil {
 		t.Fatalf("scripts/vendor-hash.sh --check: %v\n%s%s", err, stdout, stderr)
 	}
