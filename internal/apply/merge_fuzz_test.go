@@ -624,9 +624,15 @@ func FuzzManagedBlockForeignText(f *testing.F) {
 				t.Skip("marker text is agyconf's own")
 			}
 		}
+		// line ends b's last line as spliceBlock does: with the line
+		// ending the text uses.
 		line := func(b []byte) []byte {
 			if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
-				return append(bytes.Clone(b), '\n')
+				nl := "\n"
+				if crlf(b) {
+					nl = "\r\n"
+				}
+				return append(bytes.Clone(b), nl...)
 			}
 			return b
 		}
