@@ -23,81 +23,35 @@ const userFile = "{\r\n" +
 	"\t\"none\": [ ]\n" +
 	"}"
 
-// userFileBytes is userFile as Bytes writes it.
-const userFileBytes = `{
-  "zeta": 1.0,
-  "mcpServers": {
-    "theirs": {
-      "command": "npx",
-      "args": [
-        "-y",
-        "caf\u00e9"
-      ],
-      "env": {
-        "Z": "1",
-        "A": "2"
-      }
-    },
-    "ours": {
-      "command": "old"
-    }
-  },
-  "alpha": [
-    1e3,
-    -0,
-    0.50,
-    "\/",
-    {
-      "b": true,
-      "a": null
-    }
-  ],
-  "empty": {},
-  "none": []
-}
-`
+// jsoncFile is an mcp_config.json as a person writes one for agy 1.1.24 and
+// later: comments, trailing commas, a byte order mark, tabs.
+const jsoncFile = "\xef\xbb\xbf// MCP servers, see the wiki\n{\n" +
+	"\t\"mcpServers\": {\n" +
+	"\t\t// GitHub: mine\n" +
+	"\t\t\"github\": {\n" +
+	"\t\t\t\"command\": \"gh\", // the CLI\n" +
+	"\t\t\t/* its args */ \"args\": [\"mcp\", \"stdio\",],\n" +
+	"\t\t\t\"env\": {\"GH_HOST\": \"github.com\"}, // for GHE\n" +
+	"\t\t},\n" +
+	"\t\t\"theirs\": {\"command\": \"npx\" /* pinned */},\n" +
+	"\t},\n" +
+	"}\n// end\n"
 
-func TestBytesPreserves(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want string
-	}{
-		{"empty", "{}", "{}\n"},
-		{"whitespace goes", " {\n\n\t} \n\n", "{}\n"},
-		{"member order", `{"b":1,"a":2,"c":3}`, "{\n  \"b\": 1,\n  \"a\": 2,\n  \"c\": 3\n}\n"},
-		{"nested order", `{"o":{"z":{"y":1,"x":2},"a":0}}`, "{\n  \"o\": {\n    \"z\": {\n      \"y\": 1,\n      \"x\": 2\n    },\n    \"a\": 0\n  }\n}\n"},
-		{"number spellings", `{"n":[1.0,1e3,1E+03,-0,0.10,-1.5e-7,123456789012345678901234567890]}`,
-			"{\n  \"n\": [\n    1.0,\n    1e3,\n    1E+03,\n    -0,\n    0.10,\n    -1.5e-7,\n    123456789012345678901234567890\n  ]\n}\n"},
-		{"string escapes", `{"caf\u00e9":"\u00e9\/\"\\\t\ud83d\ude00 \ud800<>&"}`,
-			"{\n  \"caf\\u00e9\": \"\\u00e9\\/\\\"\\\\\\t\\ud83d\\ude00 \\ud800<>&\"\n}\n"},
-		{"empty containers", `{"a":[ ],"b":{ },"c":[[ ],{ }]}`, "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    [],\n    {}\n  ]\n}\n"},
-		{"a user's file", userFile, userFileBytes},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := string(mustParse(t, tt.in).Bytes())
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Bytes (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-// TestBytesOfUneditedIsIndent is the definition of "preserved" for a
-// document nobody edited: json.Indent's output and nothing else.
-func TestBytesOfUneditedIsIndent(t *testing.T) {
-	for _, in := range []string{userFile, `{}`, `{"a":[1,{"b":[]}],"c":"\u0000"}`, " {\"x\" :\n\t\"y\" } "} {
-		var want bytes.Buffer
-		// Indent keeps whitespace after the value; Bytes, ending in
-		// exactly one newline, does not.
-		if err := json.Indent(&want, bytes.TrimSpace([]byte(in)), "", "  "); err != nil {
-			t.Fatal(err)
+// TestBytesOfUneditedIsSource: a document nobody edited is written back as
+// it was read, byte for byte, whatever its layout.
+func TestBytesOfUneditedIsSource(t *testing.T) {
+	for _, in := range []string{userFile, `{}`, " {\n\n\t} \n\n", `{"a":[1,{"b":[]}],"c":"\u0000"}`, " {\"x\" :\n\t\"y\" } ",
+		`{"n":[1.0,1e3,1E+03,-0,0.10,-1.5e-7,123456789012345678901234567890]}`, "{\r\n  \"a\": 1\r\n}\r\n"} {
+		if got := string(mustParse(t, in).Bytes()); got != in {
+			t.Errorf("Bytes of %q = %q", in, got)
 		}
-		want.WriteByte('\n')
-		if diff := cmp.Diff(want.String(), string(mustParse(t, in).Bytes())); diff != "" {
-			t.Errorf("%q (-json.Indent +Bytes):\n%s", in, diff)
-		}
+	}
+	d, err := ParseWith([]byte(jsoncFile), JSONC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(d.Bytes()); got != jsoncFile {
+		t.Errorf("Bytes of the JSONC file = %q", got)
 	}
 }
 
@@ -137,7 +91,7 @@ func TestSet(t *testing.T) {
 		{"intermediates created and appended", `{"a":1}`, `true`, []string{"p", "q", "r"}, `{"a":1,"p":{"q":{"r":true}}}`},
 		{"some intermediates exist", `{"p":{"x":1},"z":2}`, `true`, []string{"p", "q", "r"}, `{"p":{"x":1,"q":{"r":true}},"z":2}`},
 		{"object replaced wholesale", `{"s":{"ours":{"command":"old","keep":"no"}}}`, `{"command":"new"}`, []string{"s", "ours"}, `{"s":{"ours":{"command":"new"}}}`},
-		{"value keeps its order and spellings", `{}`, "{\"z\":1.0,\n \"a\":\"\\u00e9\"}", []string{"v"}, `{"v":{"z":1.0,"a":"\u00e9"}}`},
+		{"value keeps its order and spellings", `{"a":1}`, "{\"z\":1.0,\n \"a\":\"\\u00e9\"}", []string{"v"}, `{"a":1,"v":{"z":1.0,"a":"\u00e9"}}`},
 		{"whitespace around the value", `{}`, " \n\t7 \n", []string{"v"}, `{"v":7}`},
 		{"name needing escapes", `{}`, `1`, []string{"a\"b\n\\é"}, `{"a\"b\n\\é":1}`},
 		{"name matched decoded", `{"caf\u00e9":1}`, `2`, []string{"café"}, `{"caf\u00e9":2}`},
@@ -156,7 +110,7 @@ func TestSet(t *testing.T) {
 			if !ok {
 				t.Fatalf("Get after Set: nothing there")
 			}
-			if diff := cmp.Diff(strings.TrimSpace(tt.value), string(got)); diff != "" {
+			if diff := cmp.Diff(compact(t, []byte(tt.value)), compact(t, got)); diff != "" {
 				t.Errorf("Get after Set (-want +got):\n%s", diff)
 			}
 		})
@@ -368,42 +322,11 @@ func TestMergeKeepsTheRest(t *testing.T) {
 	if err := d.Set(json.RawMessage(`{"command": "added"}`), "mcpServers", "new"); err != nil {
 		t.Fatal(err)
 	}
-	const want = `{
-  "zeta": 1.0,
-  "mcpServers": {
-    "theirs": {
-      "command": "npx",
-      "args": [
-        "-y",
-        "caf\u00e9"
-      ],
-      "env": {
-        "Z": "1",
-        "A": "2"
-      }
-    },
-    "ours": {
-      "command": "agyconf-mcp",
-      "args": []
-    },
-    "new": {
-      "command": "added"
-    }
-  },
-  "alpha": [
-    1e3,
-    -0,
-    0.50,
-    "\/",
-    {
-      "b": true,
-      "a": null
-    }
-  ],
-  "empty": {},
-  "none": []
-}
-`
+	// Only "ours" changed and "new" was added, in the file's own layout
+	// (its first line break is CRLF, so the new lines end in one).
+	want := strings.Replace(userFile, `"ours": {"command": "old"}`,
+		`"ours": {"command": "agyconf-mcp", "args": []},`+"\n"+
+			"        \"new\": {\r\n            \"command\": \"added\"\r\n        }\r", 1)
 	if diff := cmp.Diff(want, string(d.Bytes())); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
