@@ -367,20 +367,6 @@ func (p position) lineCol() (int, int) { return int(p.line), int(p.col) }
 // element and the root, which have none) and the value itself.
 type span struct{ key, value position }
 
-// nextSegment splits the first reference token off a JSON pointer and
-// unescapes it: "/a~1b/c" gives "a/b" and "/c".
-func nextSegment(ptr string) (seg, rest string, ok bool) {
-	if !strings.HasPrefix(ptr, "/") {
-		return "", "", false
-	}
-	end := len(ptr)
-	if i := strings.IndexByte(ptr[1:], '/'); i >= 0 {
-		end = i + 1
-	}
-	// Replacing allocates only in a segment that holds a "~".
-	return strings.ReplaceAll(strings.ReplaceAll(ptr[1:end], "~1", "/"), "~0", "~"), ptr[end:], true
-}
-
 // arrayIndex reads a pointer segment as an array index, written the way
 // strconv.Itoa writes one: "0", or digits without a leading zero.
 func arrayIndex(seg string) (int32, bool) {

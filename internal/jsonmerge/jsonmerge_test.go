@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -341,4 +343,43 @@ func compact(t *testing.T, b []byte) string {
 		t.Fatalf("Bytes is not JSON: %v\n%s", err, b)
 	}
 	return out.String()
+}
+
+// TestManyServersLinear: agyconf looks each server up about three times
+// (Get, Set, and the rebuild before the write); scanning the members made
+// that quadratic. Ten times the servers take about ten times as long, not
+// a hundred (checked with a wide margin), and give the same bytes a
+// linear scan would (the index finds the same member).
+func TestManyServersLinear(t *testing.T) {
+	run := func(n int) (time.Duration, []byte) {
+		var b strings.Builder
+		b.WriteString("{\n  \"mcpServers\": {\n")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			fmt.Fprintf(&b, "    \"s%05d\": {\"command\": \"c%d\"}", i, i)
+		}
+		b.WriteString("\n  }\n}\n")
+		start := time.Now()
+		d := mustParse(t, b.String())
+		for i := range n {
+			name := fmt.Sprintf("s%05d", i)
+			if _, ok := d.Get("mcpServers", name); !ok {
+				t.Fatalf("%s not found", name)
+			}
+			if err := d.Set(json.RawMessage(fmt.Sprintf(`{"command":"c%d","args":["x"]}`, i)), "mcpServers", name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return time.Since(start), d.Bytes()
+	}
+	small, _ := run(1000)
+	big, out := run(10000)
+	if big > 40*small+50*time.Millisecond {
+		t.Errorf("10,000 servers took %s, 1,000 took %s: not linear", big, small)
+	}
+	if !bytes.Contains(out, []byte("\"s09999\": {\"command\": \"c9999\", \"args\": [\"x\"]}\n")) {
+		t.Errorf("the last server was not merged in place: %.200s", out[len(out)-200:])
+	}
 }
