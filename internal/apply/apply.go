@@ -573,15 +573,9 @@ func redactedHash(raw []byte, ptrs []string) (string, error) {
 func jsonPosError(data []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := 1, 1
-		for _, b := range data[:min(int(se.Offset), len(data))] {
-			if b == '\n' {
-				line, col = line+1, 1
-			} else {
-				col++
-			}
-		}
-		return fmt.Errorf("not valid JSON at line %d, column %d: %v", line, col, se)
+		// The offset is just past the byte encoding/json stopped at.
+		p := jsonmerge.Position(data, int(se.Offset))
+		return fmt.Errorf("not valid JSON at line %d, column %d: %v", p.Line, p.Column, se)
 	}
 	return fmt.Errorf("not valid JSON: %w", err)
 }
@@ -775,7 +769,8 @@ func takeSecrets(data []byte, refs map[string]model.Str, read render.SecretReade
 		}
 		return data, nil
 	}
-	doc, err := jsonmerge.Parse(data)
+	// A backup is of a file as it was, in whatever syntax agy read it.
+	doc, err := jsonmerge.ParseWith(data, jsonmerge.JSONC)
 	if err != nil {
 		return data, nil
 	}
@@ -822,7 +817,8 @@ func putSecrets(data []byte, taken []BackupSecret, read render.SecretReader) ([]
 		}
 		return json.Marshal(v)
 	}
-	doc, err := jsonmerge.Parse(data)
+	// A backup is of a file as it was, in whatever syntax agy read it.
+	doc, err := jsonmerge.ParseWith(data, jsonmerge.JSONC)
 	if err != nil {
 		return nil, err
 	}
@@ -912,7 +908,8 @@ func redactPointers(data []byte, c Change) []byte {
 			}
 		}
 	}
-	doc, err := jsonmerge.Parse(data)
+	// A backup is of a file as it was, in whatever syntax agy read it.
+	doc, err := jsonmerge.ParseWith(data, jsonmerge.JSONC)
 	if err != nil {
 		return data
 	}

@@ -130,9 +130,13 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		// it points to is read, so there is nothing to merge into.
 		l.exists = false
 	}
+	// agyconf never writes a comment, a trailing comma or a byte order
+	// mark, so merging into a file that has them asks no more of agy than
+	// the file already did (validate judges those against --agy-version).
+	syn := jsonmerge.AgySyntax(d.Schema)
 	var live *jsonmerge.Doc
 	if l.exists {
-		if live, err = jsonmerge.Parse(l.data); err != nil {
+		if live, err = jsonmerge.ParseWith(l.data, syn); err != nil {
 			return nil, fmt.Errorf("%s: %w; agyconf never rewrites a file it cannot read", d.Path, err)
 		}
 	} else if live, err = jsonmerge.Parse([]byte("{}")); err != nil {
@@ -217,7 +221,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		c.apply(dec, owned)
 		if dec.Action == Conflict && l.exists {
 			// What the file would be with this entry as the config wants it.
-			if doc, err := jsonmerge.Parse(l.data); err == nil && doc.Set(wantRaw, u.path...) == nil {
+			if doc, err := jsonmerge.ParseWith(l.data, syn); err == nil && doc.Set(wantRaw, u.path...) == nil {
 				c.live, c.wouldBe = l.data, doc.Bytes()
 				for _, key := range stateKeys(st, d.Path) {
 					p, _, _ := parseUnitKey(key)
@@ -329,7 +333,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		}
 		w := mergeWrite(d, l, live, owner, fresh)
 		w.rebuild = func(current []byte) ([]byte, error) {
-			doc, err := jsonmerge.Parse(current)
+			doc, err := jsonmerge.ParseWith(current, syn)
 			if err != nil {
 				return nil, fmt.Errorf("%s changed while agyconf rendered, and no longer parses: %w", d.Path, err)
 			}
