@@ -397,6 +397,9 @@ func (d *Doc) newEntry(n *node) *entry {
 		}
 		// The first entry of an empty container goes on its own line,
 		// one level in, and the closing bracket on the next.
+		if n.emptyText == nil {
+			n.emptyText = append(append([]byte{}, n.head...), n.tail...)
+		}
 		if !bytes.HasSuffix(n.head, []byte("\n")) {
 			n.head = append(slices.Clip(n.head), d.nl...)
 		}
@@ -655,6 +658,9 @@ func (n *node) appendText(b []byte) []byte {
 	}
 	b = append(b, open)
 	if len(n.entries) == 0 {
+		if n.emptyText != nil {
+			return append(append(b, n.emptyText...), closer)
+		}
 		if onlySpace(n.head) && onlySpace(n.tail) {
 			return append(b, closer) // emptied: {} as json.Indent writes it
 		}

@@ -160,6 +160,11 @@ type node struct {
 	entries []*entry
 	head    []byte // after the opening bracket, up to the end of its line
 	tail    []byte // after the last entry, before the closing bracket
+	// emptyText is what stood between the brackets of a container that
+	// was empty when the first entry went in (newEntry lays out head and
+	// tail for it): written again if it is emptied, so that adding and
+	// then removing an entry gives back the bytes it found.
+	emptyText []byte
 	// trailingComma: the last entry was followed by a comma.
 	trailingComma bool
 	// indent is the whitespace that starts the line the value starts on:
