@@ -10,6 +10,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/render"
+	"github.com/agyconf/agyconf/internal/secretpath"
 )
 
 // MachineCheck marks a diagnostic about this machine rather than the
@@ -71,7 +72,7 @@ func (c *Config) Secrets(strict bool) (map[string]string, hcl.Diagnostics) {
 			}
 			continue
 		}
-		if _, err := os.Stat(ref.Path); err != nil {
+		if _, err := statExpanded(ref.Path); err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Secret file missing on this machine",
 				Detail:  fmt.Sprintf("%s does not exist yet. It is read by agyhook exec-env when agy starts the server (secret_mode \"exec\"), so rendering goes on; the server fails to start until the file exists (sops-nix and agenix often decrypt after activation).", ref.Path),
 				Subject: &rng, Extra: MachineCheck{}})
@@ -80,9 +81,20 @@ func (c *Config) Secrets(strict bool) (map[string]string, hcl.Diagnostics) {
 	return values, diags
 }
 
+// statExpanded stats a secret file where it is in this session: a path
+// naming the runtime folder (%r/…, ${XDG_RUNTIME_DIR}/…) is expanded here,
+// where the secret is read, never earlier.
+func statExpanded(path string) (os.FileInfo, error) {
+	full, err := secretpath.Expand(path, secretpath.Host())
+	if err != nil {
+		return nil, err
+	}
+	return os.Stat(full)
+}
+
 // statSecret checks that a secret file could be read, without reading it.
 func statSecret(path string) error {
-	st, err := os.Stat(path)
+	st, err := statExpanded(path)
 	if err != nil {
 		return err
 	}
@@ -108,9 +120,13 @@ func SecretsFrom(values map[string]string) render.SecretReader {
 // ReadSecret reads a secret file, without the one line ending such files
 // usually end with (a token with a newline breaks a header).
 func ReadSecret(path string) (string, error) {
+	full, err := secretpath.Expand(path, secretpath.Host())
+	if err != nil {
+		return "", err
+	}
 	// A secret is a token or a key: a FIFO or a device would block or
 	// never end, and a huge file is not one. Both are refused at once.
-	data, err := confine.ReadFile(path, maxSecretSize)
+	data, err := confine.ReadFile(full, maxSecretSize)
 	var tl *confine.TooLargeError
 	if errors.As(err, &tl) {
 		return "", fmt.Errorf("%s is larger than %d KiB, too large for a secret", path, maxSecretSize>>10)
