@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -120,6 +121,15 @@ type Options struct {
 	// a cloned repository could link to any file of the machine, and diff
 	// would print it). Either way a write replaces the link.
 	ReadOutsideLinks bool
+	// AfterHMLink is the home-files folder of the Home Manager generation
+	// about to be linked, for the module's preflight (render --dry-run
+	// before writeBoundary): the decision is the one the render will make
+	// after Home Manager's linkGeneration, which removes the links of the
+	// generation it replaces and links the new generation's files. A link
+	// into a Home Manager generation is then gone, unless the new
+	// generation links that path too, and a path the new generation links
+	// is a link into it. "" decides on the files as they are.
+	AfterHMLink string
 	// nixStore replaces /nix/store/ in tests, which cannot make one.
 	nixStore string
 }
@@ -220,8 +230,29 @@ type live struct {
 	outside bool
 	// store is set for a link that leads into the Nix store.
 	store bool
-	data  []byte
-	mode  fs.FileMode
+	// hmFiles is set for a link into a Home Manager generation's files
+	// (…-home-manager-files/…), which linkGeneration removes or replaces.
+	hmFiles bool
+	data    []byte
+	mode    fs.FileMode
+}
+
+// hmSwitch is what Home Manager's linkGeneration will have made of a
+// target by the time the render runs (Options.AfterHMLink): linked, when
+// the new generation links the path; gone, when it is a link into a
+// generation and the new one does not link it.
+type hmSwitch struct{ linked, gone bool }
+
+func (o Options) hmSwitch(p string, l live) hmSwitch {
+	if o.AfterHMLink == "" {
+		return hmSwitch{}
+	}
+	// The generation in the store, outside the root: only whether it
+	// links the path is asked, nothing of it is read.
+	if _, err := os.Lstat(filepath.Join(o.AfterHMLink, filepath.FromSlash(p))); err == nil {
+		return hmSwitch{linked: true}
+	}
+	return hmSwitch{gone: l.link != "" && l.hmFiles}
 }
 
 // hmLink reports whether a link points into a Home Manager generation:
@@ -271,7 +302,8 @@ func readLive(fsys FS, p string, readOutside bool) (live, error) {
 		// Judged on where the link leads, cleaned: its text could say
 		// "home-manager-files/../.." and lead anywhere.
 		leads := filepath.Clean(le.Leads)
-		l.store = strings.HasPrefix(leads+"/", nixStore) || strings.Contains(leads, "-home-manager-files/")
+		l.hmFiles = strings.Contains(leads, "-home-manager-files/")
+		l.store = strings.HasPrefix(leads+"/", nixStore) || l.hmFiles
 		if !readOutside {
 			// A workspace arrived with git clone: what its links point to
 			// is none of its business, and diff would print it.
@@ -310,6 +342,15 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	if err != nil {
 		return c, err
 	}
+	hm := opts.hmSwitch(d.Path, l)
+	if hm.linked {
+		// The new generation links it: a link into the store by then,
+		// whatever is there now.
+		f := opts.facts(d.Path, owned)
+		f.Desired, f.Live, f.HMLink = true, true, true
+		c.apply(decideUnit(f, opts.flags()), owned)
+		return c, nil
+	}
 	c.live = l.data
 	if owned != nil {
 		c.secrets = owned.Secrets
@@ -344,6 +385,7 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	f.Desired = true
 	f.Live = haveLive || l.outside
 	f.HMLink, f.OutsideLink = l.hmLink() && l.link != "", l.outside && !l.hmLink()
+	f.HMLinkGoes = f.HMLink && hm.gone
 	// A link is never up to date: it is replaced by a regular file.
 	f.UpToDate = haveLive && l.link == "" && bytes.Equal(l.data, data) && (opts.sameMode(l.mode, d.Mode) || d.Kind == render.ManagedBlock)
 	f.SameContent = haveLive && liveHash == wantHash

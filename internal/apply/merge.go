@@ -119,6 +119,14 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	if err != nil {
 		return nil, err
 	}
+	switch hm := opts.hmSwitch(d.Path, l); {
+	case hm.linked && !opts.Adopt:
+		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
+	case hm.linked, hm.gone:
+		// Gone by the time the render runs (or, linked with --adopt,
+		// replaced by agyconf's own file): nothing to merge into.
+		l = live{}
+	}
 	if l.hmLink() && !opts.Adopt {
 		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
 	}

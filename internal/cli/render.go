@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -38,6 +39,13 @@ over what agyconf did not write, links into a Home Manager generation
 included. Either keeps the version it replaces under the state folder's
 backups/.
 
+--after-hm-link DIR, with --dry-run, is the Home Manager module's check
+before a switch changes anything: DIR is the home-files folder of the
+generation about to be linked. The decision is then the one the render will
+make after Home Manager's linkGeneration: a link into a Home Manager
+generation is gone by then unless DIR links that path too, and a path DIR
+links is a link into the store.
+
 --check changes nothing and exits 1 when a render would change something,
 listing each path as missing, changed, stale or conflicting: the CI gate.
 --dry-run prints what a render would do and changes nothing. Neither creates
@@ -53,6 +61,7 @@ EXAMPLES:
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what a render would do; change nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files and entries edited since agyconf wrote them (the edited version is backed up)"},
 			&cli.BoolFlag{Name: "adopt", Usage: "take over files and entries agyconf did not write, Home Manager links included (the original is backed up)"},
+			&cli.StringFlag{Name: "after-hm-link", Usage: "with --dry-run: decide as the render after Home Manager links the generation whose home-files folder is `DIR` (the Home Manager module's check before anything changes): links of the generation it replaces are not conflicts"},
 		),
 		Action: runRender,
 	}
@@ -122,7 +131,7 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 	es, err := engine.Open(cfg, engine.Options{
 		Root: c.String("root"), Instance: c.String("instance"), TakeOver: c.String("take-over"),
 		Write: write, Nothing: nothing,
-		Force: c.Bool("force"), Adopt: c.Bool("adopt"),
+		Force: c.Bool("force"), Adopt: c.Bool("adopt"), AfterHMLink: c.String("after-hm-link"),
 		Secrets: secrets,
 		Notify: func(holder string) {
 			fmt.Fprintf(c.App.ErrWriter, "agyconf: waiting for %s, which is rendering into the same root\n", holder)
@@ -152,6 +161,16 @@ func (s *session) out(c *cli.Context) io.Writer {
 func runRender(c *cli.Context) error {
 	if c.Bool("check") && c.Bool("dry-run") {
 		return exit(ExitBadInput, fmt.Errorf("--check and --dry-run do not go together (see agyconf render --help)"))
+	}
+	if dir := c.String("after-hm-link"); dir != "" {
+		// Only a check may pretend the links already changed: a render
+		// writes into the files as they are.
+		if !c.Bool("dry-run") {
+			return exit(ExitBadInput, fmt.Errorf("--after-hm-link goes with --dry-run only: it decides as the render after Home Manager's linkGeneration will (see agyconf render --help)"))
+		}
+		if !filepath.IsAbs(dir) {
+			return exit(ExitBadInput, fmt.Errorf("--after-hm-link: %q is not an absolute path (the home-files folder of a Home Manager generation)", dir))
+		}
 	}
 	if root, ok := cacheHit(c); ok {
 		out := c.App.Writer

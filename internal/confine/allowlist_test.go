@@ -54,6 +54,7 @@ var allowed = map[string]string{
 	"internal/engine/open.go RenderRoot os.Stat":        "the render root itself, before it is opened as a Root",
 	"internal/cli/render.go identity os.Stat":           "agyconf's own executable, for the cache key",
 	"internal/engine/open.go claimsUnnamed os.Stat":     "whether the config a state last rendered from still exists",
+	"internal/apply/apply.go hmSwitch os.Lstat":         "whether the Home Manager generation about to be linked (in the store, outside the root) links a path; nothing of it is read",
 	"internal/engine/secrets.go statExpanded os.Stat":   "whether a secret file exists yet (exec mode) or could be read (validate, which never reads one), at its expanded runtime path",
 	"internal/cli/validate.go configPath os.Stat":       "whether the default config exists",
 	"internal/cli/fmt.go fmtFiles os.Stat":              "the config path fmt is given",
