@@ -32,6 +32,9 @@ const (
 	Restore   Action = "restore"   // taken over by agyconf, no longer wanted: what was there before is put back
 	Keep      Action = "keep"      // agyconf's, no longer wanted, but edited: left alone
 	Conflict  Action = "conflict"  // exists and is not agyconf's, or was edited
+	// Pending: it needs an inline secret that cannot be read yet
+	// (render --defer-secrets): left as it is, written once it can be.
+	Pending Action = "pending"
 	// Merge is the write of a shared file that carries its entries'
 	// changes; the entries' own Changes say what changes.
 	Merge Action = "merge"
@@ -70,6 +73,8 @@ type Change struct {
 	wouldBe []byte
 	// forget drops the unit from the state once the batch is in place.
 	forget bool
+	// waiting, for a pending change, are the secret files it waits for.
+	waiting []string
 
 	// rebuild merges agyconf's entries into a shared file's content again,
 	// for when the file changed between the decision and the write.
@@ -106,6 +111,10 @@ type Options struct {
 	Others map[string]*State
 	// Secrets reads a secret file; only called for documents written.
 	Secrets render.SecretReader
+	// Pending are inline secrets that cannot be read yet, by path (render
+	// --defer-secrets, status): what needs one is decided as a Pending
+	// change, and they are never read.
+	Pending map[string]string
 	// KeepDirs are folders, relative to Root with forward slashes, that
 	// pruning never removes even when it empties them (the layout's own
 	// folders and their parents). Other folders a prune empties go too.
@@ -213,6 +222,13 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 			return nil, err
 		}
 		out = append(out, c)
+	}
+	for i := range out {
+		// What the last render left out for a secret it could not read,
+		// and that this one can: said, since it was a warning then.
+		if waited := st.Waiting[out[i].key()]; waited != nil && out[i].Action != Pending && out[i].Action != Merge && out[i].Reason == "" {
+			out[i].Reason = fmt.Sprintf("the last render left it as it was, waiting for the secret %s, which can be read now", strings.Join(waited, ", "))
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
@@ -363,7 +379,8 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 
 	// What agyconf would write, secrets read: comparing it with the live
 	// bytes in memory finds a rotated secret without ever hashing one.
-	data, err := d.Bytes(opts.Secrets)
+	waits := opts.waitingFor(d.SecretFiles())
+	data, err := d.Bytes(opts.readOrPlaceholder())
 	if err != nil {
 		return c, err
 	}
@@ -391,6 +408,12 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	f.SameContent = haveLive && liveHash == wantHash
 	f.Ours = owned != nil && haveLive && owned.matches(liveHash)
 	dec := decideUnit(f, opts.flags())
+	if waits != nil {
+		if dec = pendingDecision(dec, f, waits); dec.Action == Pending {
+			c.markPending(dec, waits)
+			return c, nil
+		}
+	}
 	c.apply(dec, owned)
 	if dec.Action == Conflict && f.OutsideLink {
 		c.Reason = outsideLinkReason(l.link)
@@ -754,11 +777,22 @@ func Execute(changes []Change, st *State, opts Options) error {
 	if err := b.commit(); err != nil {
 		return err
 	}
+	// What waits for a secret, as of this render: a later one that can
+	// read it writes it and drops it from the list.
+	st.Waiting = nil
+	for _, c := range changes {
+		if c.Action == Pending {
+			if st.Waiting == nil {
+				st.Waiting = map[string][]string{}
+			}
+			st.Waiting[c.key()] = c.waiting
+		}
+	}
 	for _, c := range changes {
 		switch {
 		case c.forget:
 			delete(st.Files, c.key())
-		case c.Action == Keep, c.Action == Merge, c.Action == Conflict:
+		case c.Action == Keep, c.Action == Merge, c.Action == Conflict, c.Action == Pending:
 			// Keep: still recorded, a later render may prune it once
 			// restored. Merge: the entries record themselves.
 		case c.state != nil:

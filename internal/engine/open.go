@@ -47,6 +47,9 @@ type Options struct {
 	AfterHMLink string
 	// Secrets are the values Config.Secrets read, so each is read once.
 	Secrets map[string]string
+	// Pending are the inline secrets Config.PendingSecrets could not read
+	// yet, by path: what needs one is left as it is (apply.Options.Pending).
+	Pending map[string]string
 	// Notify is told whom a writer waits for, when it waits.
 	Notify func(holder string)
 	// LockWait bounds that wait; 0 is DefaultLockWait.
@@ -121,6 +124,7 @@ func open(plan *render.Plan, root string, a model.Agyconf, instance string, unna
 		Store:       store,
 		Instance:    instance,
 		Secrets:     SecretsFrom(o.Secrets),
+		Pending:     o.Pending,
 		KeepDirs:    l.Folders(),
 		Places:      l.Writes,
 		Force:       o.Force,

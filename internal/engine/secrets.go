@@ -32,9 +32,25 @@ func (MachineCheck) MachineDependent() bool { return true }
 //
 // The values read come back, so a render reads each file once.
 func (c *Config) Secrets(strict bool) (map[string]string, hcl.Diagnostics) {
+	values, _, diags := c.secrets(strict, false)
+	return values, diags
+}
+
+// PendingSecrets is Secrets for a render that must not fail on a secret
+// not decrypted yet (render --defer-secrets, the Home Manager module's
+// activation and its re-render when the file appears) and for status: an
+// inline secret that cannot be read is a warning, and comes back in
+// pending, by path, with why; the entries that need it are left as they
+// are until it can be read (apply.Options.Pending).
+func (c *Config) PendingSecrets() (values, pending map[string]string, diags hcl.Diagnostics) {
+	return c.secrets(true, true)
+}
+
+func (c *Config) secrets(strict, deferUnreadable bool) (map[string]string, map[string]string, hcl.Diagnostics) {
 	values := map[string]string{}
+	pending := map[string]string{}
 	if c.Plan == nil || c.Model == nil {
-		return values, nil
+		return values, pending, nil
 	}
 	inline := map[string]bool{}
 	for _, d := range c.Plan.Documents {
@@ -64,9 +80,14 @@ func (c *Config) Secrets(strict bool) (map[string]string, hcl.Diagnostics) {
 				d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Secret unreadable",
 					Detail:  fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so it must be readable now; nothing was written.", err),
 					Subject: &rng, Extra: MachineCheck{}}
-				if !strict {
+				switch {
+				case !strict:
 					d.Severity, d.Summary = hcl.DiagWarning, "Secret unreadable on this machine"
 					d.Detail = fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so render refuses until it is readable.", err)
+				case deferUnreadable:
+					d.Severity, d.Summary = hcl.DiagWarning, "Secret not readable yet"
+					d.Detail = fmt.Sprintf("%v. The entries this secret is written into keep what they hold, and new ones are left out, until it can be read (pending); the rest is rendered.", err)
+					pending[ref.Path] = err.Error()
 				}
 				diags = append(diags, d)
 			}
@@ -78,7 +99,7 @@ func (c *Config) Secrets(strict bool) (map[string]string, hcl.Diagnostics) {
 				Subject: &rng, Extra: MachineCheck{}})
 		}
 	}
-	return values, diags
+	return values, pending, diags
 }
 
 // statExpanded stats a secret file where it is in this session: a path
