@@ -85,6 +85,7 @@ func applyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "instance", Usage: "render as the config instance `NAME` (default: the config's own agyconf { instance }, else \"default\"); one per config rendering into a root"},
 		&cli.StringFlag{Name: "take-over", Usage: "take over everything the instance `NAME` owns under the root, as it is (moving a config to the Home Manager module); its state goes"},
 		diagFormatFlag(),
+		optionPathsFlag(),
 		colorFlag(),
 	}
 }
