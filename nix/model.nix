@@ -8,6 +8,10 @@
 #   tools     extra `name = "/abs/path"` entries (the profile paths the module
 #             computes), merged over cfg.tools.
 #   instance  agyconf.instance, the name of the config's state.
+#   sources   JSON pointer -> option path of a server the options did not
+#             write themselves (one folded from programs.mcp or
+#             programs.antigravity-cli), so that a refused secret names the
+#             option it came from (../option-paths.nix reads the same map).
 #
 # Every string the user gives is taken literally. In HCL's JSON syntax every
 # string is a template, so `${` and `%{` are written `$${` and `%%{` —
@@ -21,6 +25,7 @@
   cfg,
   tools ? { },
   instance ? "home-manager",
+  sources ? { },
 }:
 let
   inherit (builtins)
@@ -268,8 +273,11 @@ let
     };
 
   # The labelled blocks a plugin shares with the top level.
+  # A top-level server folded from elsewhere is named where it came from.
+  serverPath = path: n: if path == root then sources."/mcp_server/${n}" or (sub "${path}.mcpServers" n) else sub "${path}.mcpServers" n;
+
   components = path: c: {
-    mcp_server = mapToAttrs (n: mcpServer (sub "${path}.mcpServers" n)) (c.mcpServers or { });
+    mcp_server = mapToAttrs (n: mcpServer (serverPath path n)) (c.mcpServers or { });
     hook = mapAttrs (_: hook) (c.hooks or { });
     skill = mapAttrs (_: skill) (c.skills or { });
     rule = mapAttrs (_: rule) (c.rules or { });
