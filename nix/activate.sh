@@ -76,11 +76,10 @@ agyconfCheck() {
     {
       printf '%s\n' "$out"
       echo "agyconf: the switch stops here, before anything changed: the render would be refused (exit code 3)."
-      echo "  A file above was not written by agyconf, was edited since it was, or is Home Manager's own link."
-      echo "  See what differs:  agyconf diff --config $config --root $root"
-      echo "  Then move those edits into programs.agyconf, or set programs.agyconf.onConflict to"
-      echo "  \"adopt\" (take over files agyconf did not write) or \"force\" (overwrite edits); both keep a backup."
-      echo "  programs.agyconf.onConflict is \"$onConflict\" now."
+      echo "  Each conflict above ends with what resolves it. See what differs:  agyconf diff --config $config --root $root"
+      echo "  For files agyconf did not write or that were edited since, programs.agyconf.onConflict = \"adopt\""
+      echo "  (take them over) or \"force\" (overwrite the edits) also does, both keeping a backup; it is \"$onConflict\" now."
+      echo "  Entries of another config's instance need agyconf render --take-over NAME instead (docs/nix.md, \"Coming from a CLI config\")."
     } >&2
     return 3
     ;;

@@ -622,6 +622,29 @@ in
     renders = true;
   };
 
+  # The module's model of model/harnesses.nix's options is that golden, byte
+  # for byte: the module and the model tests agree.
+  harnesses-golden = {
+    module =
+      { pkgs, ... }:
+      {
+        programs.agyconf = {
+          enable = true;
+          product = "cli";
+          harnesses.xmsg = {
+            enable = true;
+            package = pkgs.xmsg;
+            agyExe = "/home/demo/.nix-profile/bin/agy";
+          };
+          harnesses.mempalace = {
+            enable = true;
+            package = pkgs.mempalace;
+          };
+        };
+      };
+    eq."/generated/json" = builtins.readFile ./model/harnesses.json;
+  };
+
   # --- coexistence with programs.antigravity-cli (earlier issues) ----------
 
   # Its servers, settings and permissions folded in, its mcp_config.json
