@@ -19,8 +19,10 @@
 # values (env, headers, nested settings objects). Block attribute names and
 # labels are not templates, and neither is anything in the agyconf block,
 # which the decoder reads before any function exists: those are written as
-# given. A secret `{ file = "/abs/path"; }` becomes an unescaped
-# `${secret_file("/abs/path")}`. extraConfig is merged last, unescaped.
+# given. A secret `{ file = "/abs/path"; }` becomes
+# `${secret_file("/abs/path")}`, its path escaped as any string (agenix's
+# `${XDG_RUNTIME_DIR}/…` is written `$${XDG_RUNTIME_DIR}/…`, which
+# secret_file() receives as given). extraConfig is merged last, unescaped.
 {
   cfg,
   tools ? { },
