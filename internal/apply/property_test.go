@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agyconf/agyconf/internal/memfs"
@@ -294,11 +295,12 @@ func TestConvergenceProperty(t *testing.T) {
 					fault = 1 + r.Int64N(12)
 				}
 				w.log("render config %d, fault at step %d", i, fault)
-				var calls int64
+				// The batch writes in parallel: the count is shared.
+				var calls atomic.Int64
 				fsys := FS(w.m)
 				if fault > 0 {
 					fsys = &hookFS{FS: w.m, before: func(string, string) error {
-						if calls++; calls == fault {
+						if calls.Add(1) == fault {
 							return errInjected
 						}
 						return nil

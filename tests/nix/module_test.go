@@ -281,7 +281,13 @@ func generatedDir(t *testing.T, summary any) string {
 	return dir
 }
 
+// agyconfMu serializes cli.Main: urfave/cli's help and version flags are
+// package variables every run applies.
+var agyconfMu sync.Mutex
+
 func runAgyconf(args ...string) (int, string, string) {
+	agyconfMu.Lock()
+	defer agyconfMu.Unlock()
 	var stdout, stderr bytes.Buffer
 	code := cli.Main(append([]string{"agyconf"}, args...), &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
