@@ -560,6 +560,10 @@ func decideStale(p string, owned *FileState, st *State, opts Options) (Change, e
 
 // desiredHash hashes what agyconf will write, with secrets redacted.
 func desiredHash(d *render.Document) (string, []string, error) {
+	if d.Kind == render.ManagedBlock {
+		// As the live block is hashed (extractBlock): LF line endings.
+		return sum(lfBlock(d.Text)), nil, nil
+	}
 	if d.JSON == nil {
 		return sum(d.Text), nil, nil
 	}

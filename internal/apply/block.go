@@ -18,6 +18,10 @@ const (
 // made LF, so a converted file is not an edit. A block agyconf writes into
 // a file that uses CRLF uses CRLF too.
 
+// lfBlock is a block's text as it is compared and hashed: CRLF line
+// endings made LF, whatever wrote them (a rule body may hold CRLF).
+func lfBlock(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")) }
+
 // extractBlock returns the text between the marker lines, with LF line
 // endings, and whether the file has a block. Markers out of order or
 // repeated are an error: agyconf will not guess which part is its own.
@@ -26,7 +30,7 @@ func extractBlock(file []byte) ([]byte, bool, error) {
 	if err != nil || !ok {
 		return nil, ok, err
 	}
-	return bytes.ReplaceAll(file[b:e], []byte("\r\n"), []byte("\n")), true, nil
+	return lfBlock(file[b:e]), true, nil
 }
 
 // blockBounds returns the byte range of the block's content: from the line
@@ -98,6 +102,7 @@ func crlf(file []byte) bool {
 // when not. Everything outside the
 // markers stays byte for byte as the user wrote it.
 func spliceBlock(file, block []byte) []byte {
+	block = lfBlock(block)
 	// In place, the block keeps the line endings its begin marker has;
 	// appended, it takes the file's.
 	nl := "\n"

@@ -358,6 +358,10 @@ var scenarioChecks = map[string]func(t *testing.T, summary any){
 		if !strings.Contains(hooks, `"xmsg-register"`) || !strings.Contains(hooks, "/home/demo/.nix-profile/bin/xmsg register agy --hook") {
 			t.Errorf("hooks.json lacks xmsg's registration hook:\n%s", hooks)
 		}
+		// The hooks, like the service, use xmsg's default endpoint.
+		if strings.Contains(hooks, "--sock") || strings.Contains(hooks, "--url") {
+			t.Errorf("the registration hooks name an endpoint the service does not:\n%s", hooks)
+		}
 	},
 	// The runtime placeholders reach agyconf as written (and are expanded
 	// only when read: internal/cli's secret_runtime testscript): secrets
