@@ -119,6 +119,14 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	if err != nil {
 		return nil, err
 	}
+	switch hm := opts.hmSwitch(d.Path, l); {
+	case hm.linked && !opts.Adopt:
+		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
+	case hm.linked, hm.gone:
+		// Gone by the time the render runs (or, linked with --adopt,
+		// replaced by agyconf's own file): nothing to merge into.
+		l = live{}
+	}
 	if l.hmLink() && !opts.Adopt {
 		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
 	}
@@ -142,7 +150,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	} else if live, err = jsonmerge.Parse([]byte("{}")); err != nil {
 		panic(err)
 	}
-	resolved, err := resolveTree(d, opts.Secrets)
+	resolved, err := resolveTree(d, opts.readOrPlaceholder())
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +163,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	var ops []func(*jsonmerge.Doc) error
 	owner := ownsAny(st, d.Path)
 	places := opts.writes(d.Path)
+	anyPending := false
 	for _, u := range units(d) {
 		wanted[u.key] = true
 		c := Change{Path: d.Path, Unit: unitName(u), stateKey: u.key, doc: d}
@@ -218,6 +227,13 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 			f.Elsewhere = "" // cannot happen: planned files are places
 		}
 		dec := decideUnit(f, opts.flags())
+		if waits := opts.waitingIn(u.want); waits != nil {
+			if dec = pendingDecision(dec, f, waits); dec.Action == Pending {
+				c.markPending(dec, waits)
+				changes, anyPending = append(changes, c), true
+				continue
+			}
+		}
 		c.apply(dec, owned)
 		if dec.Action == Conflict && l.exists {
 			// What the file would be with this entry as the config wants it.
@@ -326,7 +342,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	}
 	if edits {
 		var fresh []byte
-		if !l.exists {
+		if !l.exists && !anyPending {
 			if fresh, err = d.Bytes(opts.Secrets); err != nil {
 				return nil, err
 			}
@@ -361,8 +377,12 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data []byte) Change {
 	c := Change{Path: d.Path, Action: Merge, data: doc.Bytes(), mode: l.mode, doc: d, live: l.data}
 	if !l.exists {
-		// A new file is exactly the rendered document.
-		c.data, c.mode = data, d.Mode
+		// A new file is exactly the rendered document, or, while entries
+		// of it wait for a secret, the others merged into nothing.
+		c.mode = d.Mode
+		if data != nil {
+			c.data = data
+		}
 	}
 	if d.Mode == render.ModeSecret {
 		// Credentials go only into files of mode 0600, whoever made them.
