@@ -1,5 +1,10 @@
 package agy
 
+import (
+	"slices"
+	"sync"
+)
+
 // Feature names a behaviour of agy that changed between builds: something
 // newer builds read, write or accept that older ones do not.
 type Feature string
@@ -43,12 +48,16 @@ func behaviours() []Behaviour {
 }
 
 // Behaviours lists every version-dependent behaviour.
-func Behaviours() []Behaviour { return behaviours() }
+func Behaviours() []Behaviour { return slices.Clone(behaviourTable()) }
+
+// behaviourTable is the table, built once (Has runs per entry); never
+// modified.
+var behaviourTable = sync.OnceValue(behaviours)
 
 // BehaviourOf returns the row of a feature; every Feature constant has
 // one (a test checks).
 func BehaviourOf(f Feature) Behaviour {
-	for _, b := range behaviours() {
+	for _, b := range behaviourTable() {
 		if b.Feature == f {
 			return b
 		}

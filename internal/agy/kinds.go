@@ -1,5 +1,10 @@
 package agy
 
+import (
+	"slices"
+	"sync"
+)
+
 // Scope says whose tree a config renders into.
 type Scope string
 
@@ -127,16 +132,20 @@ func kinds() []Kind {
 	}
 }
 
+// kindTable is the table, built once: KindOf is called per document and
+// per entry. It is never modified; Kinds hands out copies of its slice.
+var kindTable = sync.OnceValue(kinds)
+
 // Kinds lists every kind of document, sorted by ID.
 func Kinds() []Kind {
-	ks := kinds()
+	ks := slices.Clone(kindTable())
 	sortBy(ks, func(k Kind) string { return string(k.ID) })
 	return ks
 }
 
 // KindOf finds a kind by its ID.
 func KindOf(id KindID) (Kind, bool) {
-	for _, k := range kinds() {
+	for _, k := range kindTable() {
 		if k.ID == id {
 			return k, true
 		}

@@ -81,6 +81,9 @@ var allowed = map[string]string{
 	"internal/agyhook/": "agyhook's own program, state folder and logs",
 	// Only tests import it: the scripts' exit-code records in $WORK.
 	"internal/clitest/": "the test scripts' own files",
+	// A benchmark's floor, never part of agyconf: it must not share
+	// agyconf's writer, or the floor would move with it.
+	"scripts/floor/": "scripts/bench.sh's floor program, writing a benchmark's scratch tree",
 }
 
 // TestPathCallsConfined fails on a path call outside this package that is
