@@ -26,6 +26,8 @@ type Behaviour struct {
 func behaviours() []Behaviour {
 	return []Behaviour{
 		{Feature: PromptHandlers, Summary: `hook handlers with "type": "prompt" (a model call instead of a command)`, Since: V(1, 1, 25), Source: Source{Probe, "1.1.25 and 1.1.26 (reference §0.5); unknown to older builds, which drop the whole hooks.json"}},
+		{Feature: RegexCommandRules, Summary: `command(regex:PATTERN) permission rules, matched as a regular expression; older builds read every rule as a pattern, "regex:" included, so the rule matches nothing there`, Since: V(1, 0, 13), Source: Source{Changelog, "1.0.13 (command rules literal by default, a regex: prefix opts in); the command(regex:…) form as the permissions docs write it, quoted by third parties"}},
+		{Feature: VerbosityMedium, Summary: `verbosity "medium" in settings.json; an older build does not know the value, and before 1.1.20 an unrecognized setting value could make it overwrite settings.json with defaults`, Since: V(1, 2, 10), Source: Source{Changelog, "1.2.10 (medium verbosity); 1.1.20 (settings.json no longer overwritten over an unrecognized value)"}},
 	}
 }
 

@@ -73,6 +73,34 @@ func factsPage() string {
 		}
 		p("| `%s` | %s | %s | %s | %s | %s |\n", k.ID, cell(what), schema, places(k, agy.ScopeGlobal), places(k, agy.ScopeWorkspace), cell(k.Source.String()))
 	}
+	p("\n## Permission rules\n\n")
+	p("Entries of `permissions { allow, ask, deny }`: `action` or `action(target)`.\n\n")
+	p("| action | what | source |\n|---|---|---|\n")
+	for _, a := range agy.PermissionActions() {
+		what := a.Summary
+		if a.ReplacedBy != "" {
+			what += fmt.Sprintf(" (deprecated since %s: use %s)", a.DeprecatedSince, a.ReplacedBy)
+		}
+		p("| `%s` | %s | %s |\n", a.Name, cell(what), cell(a.Source.String()))
+	}
+	p("\n| change | since | what | source |\n|---|---|---|---|\n")
+	for _, c := range agy.PermissionChanges() {
+		p("| `%s` | %s | %s | %s |\n", c.ID, since(c.Since), cell(c.Summary), cell(c.Source.String()))
+	}
+	p("\n## Settings keys\n\n")
+	p("Keys of the CLI's settings.json agyconf knows: the decoder checks their values and suggests one for a near miss, import keeps them. Other keys pass through unchecked.\n\n")
+	p("| key | type | since | what | source |\n|---|---|---|---|---|\n")
+	for _, k := range agy.SettingKeys() {
+		typ := string(k.Type)
+		if k.Type == agy.SettingEnum {
+			typ = "`" + strings.Join(k.Values, "`, `") + "`"
+		}
+		what := k.Summary
+		for _, v := range sortedKeys(k.NewerValues) {
+			what += fmt.Sprintf("; %q since %s", v, agy.BehaviourOf(k.NewerValues[v]).Since)
+		}
+		p("| `%s` | %s | %s | %s | %s |\n", k.Key, typ, since(k.Since), cell(what), cell(k.Source.String()))
+	}
 	p("\n## Limits\n\n")
 	p("| limit | at most | what | source |\n|---|---|---|---|\n")
 	for _, l := range agy.Limits() {

@@ -196,6 +196,11 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		if c.machine && perm&0o077 != 0 {
 			c.credentials(root, loc, perm, add)
 		}
+	case kindCLISettings:
+		addAs := func(sev Severity, rule string, line, col int, ptr, msg string) {
+			out = append(out, Finding{Rule: rule, Severity: sev, File: path, Line: line, Column: col, Pointer: ptr, Message: msg})
+		}
+		c.settings(root, loc, addAs, addSince)
 	}
 	return out, nil
 }
@@ -492,6 +497,74 @@ func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin b
 	}
 	if _, err := c.lookPath(prog); err != nil {
 		add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q is not on PATH here; agy runs the command under sh -c and fails open if it is missing there too (reference §2.2, §2.7); use an absolute path or install it", prog))
+	}
+}
+
+// settings runs the checks of a CLI settings.json the schema cannot: how
+// agy reads each permission entry, and values only newer builds know.
+func (c *checker) settings(root any, loc *locator, add func(Severity, string, int, int, string, string), addSince func(agy.Version, string, int, int, string, string)) {
+	top, ok := root.(map[string]any)
+	if !ok {
+		return
+	}
+	perms, _ := top["permissions"].(map[string]any)
+	for _, list := range []string{"allow", "ask", "deny"} {
+		entries, _ := perms[list].([]any)
+		for i, e := range entries {
+			s, ok := e.(string)
+			if !ok {
+				continue
+			}
+			if p, ok := agy.ParsePermission(s); ok {
+				ptr := "/permissions/" + list + "/" + strconv.Itoa(i)
+				l, col := loc.value(ptr)
+				c.permission(list, p, func(sev Severity, rule, msg string) { add(sev, rule, l, col, ptr, msg) }, func(v agy.Version, rule, msg string) { addSince(v, rule, l, col, ptr, msg) })
+			}
+		}
+	}
+	for _, k := range agy.SettingKeys() {
+		v, _ := top[k.Key].(string)
+		if f, newer := k.NewerValues[v]; newer {
+			ptr := "/" + escape(k.Key)
+			l, col := loc.value(ptr)
+			addSince(agy.BehaviourOf(f).Since, "settings/newer-agy", l, col, ptr, fmt.Sprintf("%s %q", k.Key, v))
+		}
+	}
+}
+
+// permission checks one entry of a permission list; add takes the
+// severity of a finding, the rule's own when "".
+func (c *checker) permission(list string, p agy.Permission, addAs func(sev Severity, rule, msg string), addSince func(v agy.Version, rule, msg string)) {
+	add := func(rule, msg string) { addAs(severityOf(rule), rule, msg) }
+	if advice := p.DeprecationAdvice(list); advice != "" {
+		add("settings/deprecated-action", advice)
+	}
+	if p.ZeroCommandWords() {
+		ch := agy.PermissionChangeOf("zero-word-entries")
+		msg := fmt.Sprintf("%q names no command: its target tokenizes to zero command words (time alone, a comment, an empty compound such as ()); agy %s and newer match it against nothing (%s)", p.String(), ch.Since, ch.Source)
+		sev := severityOf("settings/zero-word-entry")
+		if list == "allow" {
+			msg += ", and older builds matched it against every command, auto-approving anything the agent ran"
+			if c.version.Known() && !c.version.AtLeast(ch.Since) {
+				// The files must load on such a build (--agy-version).
+				sev = Error
+				msg += fmt.Sprintf(" — as %s (--agy-version) does", c.version)
+			}
+		}
+		addAs(sev, "settings/zero-word-entry", msg+"; name the command, or delete the entry")
+	}
+	pattern, isPattern := p.Pattern()
+	if !isPattern {
+		if what := p.RegexLookalike(); what != "" {
+			ch := agy.PermissionChangeOf("literal-command-rules")
+			add("settings/literal-pattern", fmt.Sprintf("%q has %s, which only means something in a regular expression, while a command rule matches its text literally since agy %s (%s); if a pattern is meant, write \"command(%s%s)\"", p.String(), what, ch.Since, ch.Source, agy.RegexPrefix, p.Target))
+		}
+		return
+	}
+	b := agy.BehaviourOf(agy.RegexCommandRules)
+	addSince(b.Since, "settings/newer-agy", fmt.Sprintf("the pattern rule %q (older builds read every rule as a pattern, \"regex:\" included, so it matches nothing there)", p.String()))
+	if _, err := regexp.Compile(pattern); err != nil {
+		add("settings/regex-rule", fmt.Sprintf("the pattern of %q does not compile as a regular expression in Go's RE2 syntax, which is what this checks (agy is a Go program; its own engine is undocumented, and if it is RE2 the rule never matches): %v", p.String(), err))
 	}
 }
 

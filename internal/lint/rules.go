@@ -59,7 +59,12 @@ func ruleTable() []Rule {
 		{"workflow/schema", Error, "The workflow frontmatter does not match what Antigravity reads (reference §7)."},
 		{"agent/frontmatter", Error, "A subagent needs frontmatter with name and description (reference §8)."},
 		{"agent/schema", Error, "The subagent frontmatter does not match what Antigravity reads (reference §8)."},
+		{"settings/deprecated-action", Warning, "An unsandboxed rule: deprecated since agy 1.2.2, which warns at startup and asks for command rules instead; the message spells out the command(…) rule to write (agy CLI changelog 1.2.2; reference §10)."},
+		{"settings/literal-pattern", Warning, "A command rule that reads like a regular expression (a leading ^, a trailing $, .*, \\d, (a|b)): since agy 1.0.13 a command rule matches its text literally, and only command(regex:…) is a pattern (agy CLI changelog 1.0.13; reference §10)."},
+		{"settings/newer-agy", Warning, "A permission rule or setting value only newer agy builds read as meant (command(regex:…): 1.0.13; verbosity \"medium\": 1.2.10; docs/agy-facts.md lists each version): a warning naming the version when validate is given no --agy-version, an error when it is given an older one, nothing from that version on (reference §10)."},
+		{"settings/regex-rule", Warning, "The pattern of a command(regex:…) rule does not compile in Go's RE2 syntax, which is what agyconf checks: agy is a Go program, but its pattern engine is undocumented, so a warning (reference §10; agy CLI changelog 1.0.13)."},
 		{"settings/permission-entry", Error, "A permission entry is action or action(target), action one of read_file, write_file, read_url, execute_url, command, unsandboxed, mcp (reference §10)."},
+		{"settings/zero-word-entry", Warning, "A command rule whose target tokenizes to zero command words (command(time), a comment, ()): since agy 1.1.11 it matches nothing, and before it matched every command, so an allow entry auto-approved anything the agent ran; an error with --agy-version older than 1.1.11 (agy CLI changelog 1.1.11; reference §10)."},
 		{"settings/schema", Error, "settings.json does not match what Antigravity reads (reference §10; ⚠ the CLI ignored project settings on 1.2.0 while rulesync says it merges them, §0.9)."},
 	}
 }

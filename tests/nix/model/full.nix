@@ -259,8 +259,20 @@ in
       };
       trustedWorkspaces = [ "/home/me/src" ];
       colorScheme = "dark";
-      altScreenMode = "auto";
+      altScreenMode = "always";
       model = "gemini-pro";
+      verbosity = "medium";
+      runningLightSpeed = "slow";
+      editor = "vim";
+      notifications = true;
+      showTips = false;
+      showFeedbackSurvey = false;
+      enableTelemetry = false;
+      useG1Credits = false;
+      copyOnSelect = false;
+      pickerGrouping = "workspace";
+      modelProvider = "gemini";
+      queuedMessages = { whenIdle = true; };
     };
     acp = {
       authType = "oauth-business";
