@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -456,9 +457,11 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 					continue
 				}
 				if m, ok := obj["matcher"].(string); ok && m != "" && m != "*" {
+					l, col := loc.value(ip + "/matcher")
 					if _, err := regexp.Compile(m); err != nil {
-						l, col := loc.value(ip + "/matcher")
 						add("hooks/matcher-regexp", l, col, ip+"/matcher", fmt.Sprintf("matcher %q is not a valid regular expression (%v): agy loads it without compiling it, and it will not match as meant; use \"\" or \"*\" for every tool (reference §2.3)", m, err))
+					} else if why := neverMatches(m); why != "" {
+						add("hooks/matcher-never-matches", l, col, ip+"/matcher", fmt.Sprintf("matcher %q %s", m, why))
 					}
 				}
 				hs, _ := obj["hooks"].([]any)
@@ -471,6 +474,46 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 			}
 		}
 	}
+}
+
+// neverMatches says why a matcher that compiles selects no tool, or "".
+// A matcher is a pattern the whole tool name must match (the IDE's bundled
+// docs), and agy's tool names are its step types lowercased without their
+// CORTEX_STEP_TYPE_ prefix (run_command, view_file, browser_…).
+func neverMatches(m string) string {
+	if strings.Contains(m, `\|`) {
+		return "has \\|, which a regular expression reads as a literal |, and no tool name has one: the bundled docs' \"run_command\\|view_file\" is a table's escape; write run_command|view_file for either tool"
+	}
+	re, err := syntax.Parse(m, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	re = re.Simplify()
+	var literals []*syntax.Regexp
+	switch re.Op {
+	case syntax.OpLiteral:
+		literals = []*syntax.Regexp{re}
+	case syntax.OpAlternate:
+		for _, s := range re.Sub {
+			if s.Op != syntax.OpLiteral {
+				return ""
+			}
+			literals = append(literals, s)
+		}
+	default:
+		return ""
+	}
+	var capitals []string
+	for _, l := range literals {
+		name := string(l.Rune)
+		// MCP tools' names carry their server's and tool's own spelling,
+		// which nothing says is lowercased.
+		if l.Flags&syntax.FoldCase != 0 || strings.HasPrefix(name, "mcp_") || strings.ToLower(name) == name {
+			return "" // this alternative can match
+		}
+		capitals = append(capitals, strconv.Quote(name))
+	}
+	return fmt.Sprintf("names only %s, with capitals: agy's tool names are lowercase step types (the bundled docs: run_command, view_file, browser_…) and a matcher must match the whole name, so it selects no tool (Claude Code's Bash is agy's run_command)", strings.Join(capitals, ", "))
 }
 
 func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin bool, add func(string, int, int, string, string)) {
@@ -496,7 +539,7 @@ func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin b
 		return
 	}
 	if _, err := c.lookPath(prog); err != nil {
-		add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q is not on PATH here; agy runs the command under sh -c and fails open if it is missing there too (reference §2.2, §2.7); use an absolute path or install it", prog))
+		add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q is not on PATH here; agy runs the command under sh -c, and if it is missing there too the hook answers nothing, which builds treat differently (reference §2.2, §0.3); use an absolute path or install it", prog))
 	}
 }
 
