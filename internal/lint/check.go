@@ -52,6 +52,7 @@ type checker struct {
 	version    agy.Version
 	validators map[string]*schema.Validator // compiled on first use
 	lookPath   func(string) (string, error)
+	stat       func(string) (fs.FileInfo, error)
 	credential *regexp.Regexp
 	reference  *regexp.Regexp
 	// machine runs the rules that depend on this machine: a command on
@@ -61,7 +62,11 @@ type checker struct {
 }
 
 func newChecker(opts Options) *checker {
+	if opts.Stat == nil {
+		opts.Stat = os.Stat
+	}
 	return &checker{
+		stat:       opts.Stat,
 		version:    opts.AgyVersion,
 		validators: map[string]*schema.Validator{},
 		lookPath:   opts.LookPath,
@@ -525,13 +530,29 @@ func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin b
 		return
 	}
 	prog := firstWord(cmd)
-	if prog == "" || strings.ContainsAny(prog, "=$`()") || strings.HasPrefix(prog, "~") {
+	if prog == "" || strings.ContainsAny(prog, "=$`()") {
 		return
 	}
 	l, col := loc.value(ptr + "/command")
+	if strings.HasPrefix(prog, "~") {
+		// agy expands ~ in a hook's command (the IDE's bundled docs).
+		if rest, ok := strings.CutPrefix(prog, "~/"); ok && c.machine {
+			if home, err := os.UserHomeDir(); err == nil {
+				if why := c.notRunnable(filepath.Join(home, rest)); why != "" {
+					add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q (agy expands ~ to %s) %s here; agy runs the command under sh -c, and if it is missing there too the hook answers nothing, which builds treat differently (reference §2.2, §0.3)", prog, home, why))
+				}
+			}
+		}
+		return
+	}
 	if strings.Contains(prog, "/") {
-		if !filepath.IsAbs(prog) && !inPlugin {
+		switch {
+		case !filepath.IsAbs(prog) && !inPlugin:
 			add("hooks/relative-command", l, col, ptr+"/command", fmt.Sprintf("the command runs %q, a relative path: agy starts a hook in the folder that holds its hooks.json (the IDE's bundled docs), so it runs that folder's %s, and older agy builds were reported to start hooks elsewhere; use an absolute path (reference §2.2)", prog, prog))
+		case filepath.IsAbs(prog) && c.machine:
+			if why := c.notRunnable(prog); why != "" {
+				add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q %s here; agy runs the command under sh -c, and if it is missing there too the hook answers nothing, which builds treat differently (reference §2.2, §0.3); a placeholder such as /ABSOLUTE/PATH/TO/… is meant to be replaced", prog, why))
+			}
 		}
 		return
 	}
@@ -643,11 +664,36 @@ func (c *checker) commands(root any, loc *locator, add func(string, int, int, st
 func (c *checker) program(prog, ptr string, loc *locator, add func(string, int, int, string, string)) {
 	l, col := loc.value(ptr)
 	switch {
+	case prog == "":
 	case strings.HasPrefix(prog, "~"):
 		add("mcp/tilde-command", l, col, ptr, fmt.Sprintf("the server runs %q: agy starts MCP servers without a shell, so nothing expands ~; write the absolute path", prog))
 	case strings.Contains(prog, "/") && !filepath.IsAbs(prog):
 		add("mcp/relative-command", l, col, ptr, fmt.Sprintf("the server runs %q, a relative path: agy starts MCP servers in whatever folder it was started in; write the absolute path, or a bare name found on PATH", prog))
+	case !c.machine:
+	case filepath.IsAbs(prog):
+		if why := c.notRunnable(prog); why != "" {
+			add("mcp/command-not-found", l, col, ptr, fmt.Sprintf("the server runs %q, which %s here; if it is missing where agy runs too, agy cannot start the server (reference §3); a placeholder such as /ABSOLUTE/PATH/TO/… is meant to be replaced", prog, why))
+		}
+	default:
+		if _, err := c.lookPath(prog); err != nil {
+			add("mcp/command-not-found", l, col, ptr, fmt.Sprintf("the server runs %q, which is not on PATH here; agy looks it up on its own PATH, where it may be missing too (reference §3); use an absolute path or install it", prog))
+		}
 	}
+}
+
+// notRunnable says why an absolute program cannot be run on this machine
+// ("does not exist", "is a folder", "is not executable"), or "".
+func (c *checker) notRunnable(prog string) string {
+	fi, err := c.stat(prog)
+	switch {
+	case err != nil:
+		return "does not exist"
+	case fi.IsDir():
+		return "is a folder"
+	case fi.Mode()&0o111 == 0:
+		return fmt.Sprintf("is not executable (mode %04o)", fi.Mode().Perm())
+	}
+	return ""
 }
 
 // firstWord returns the program a sh -c command line runs.
@@ -868,8 +914,9 @@ type DocumentOptions struct {
 	// on PATH; Mode, when set, for credentials in readable files).
 	Machine bool
 	Mode    fs.FileMode
-	// LookPath as in Options.
+	// LookPath and Stat as in Options.
 	LookPath func(string) (string, error)
+	Stat     func(string) (fs.FileInfo, error)
 	// AgyVersion as in Options: for a rendered document, the config's
 	// agy_version.
 	AgyVersion agy.Version
@@ -889,7 +936,7 @@ func Document(path, schemaName string, data []byte, o DocumentOptions) ([]Findin
 	if o.LookPath == nil {
 		o.LookPath = exec.LookPath
 	}
-	c := newChecker(Options{LookPath: o.LookPath, AgyVersion: o.AgyVersion})
+	c := newChecker(Options{LookPath: o.LookPath, Stat: o.Stat, AgyVersion: o.AgyVersion})
 	c.machine = o.Machine
 	out, err := c.check(path, k, data, o.Mode, o.InPlugin)
 	Sort(out)

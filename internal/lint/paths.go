@@ -15,6 +15,8 @@ import (
 type Options struct {
 	// LookPath finds a hook's bare command name; nil means exec.LookPath.
 	LookPath func(string) (string, error)
+	// Stat looks up an absolute command's program; nil means os.Stat.
+	Stat func(string) (fs.FileInfo, error)
 	// BytesOnly skips the rules that depend on this machine (a command on
 	// PATH, a file's mode): what render itself refuses on.
 	BytesOnly bool
