@@ -202,3 +202,27 @@ func TestSettingKeys(t *testing.T) {
 		t.Error("keys are spelled exactly")
 	}
 }
+
+func TestACPAuthMethods(t *testing.T) {
+	written := 0
+	for _, m := range ACPAuthMethods() {
+		if m.Summary == "" || m.Source.Ref == "" {
+			t.Errorf("%s: no summary or source", m.Name)
+		}
+		if !m.FormerName {
+			written++
+		}
+		if (m.TokenFile != "") != strings.HasPrefix(m.Name, "oauth-") {
+			t.Errorf("%s: the OAuth methods, and they only, keep a token file", m.Name)
+		}
+	}
+	if written != 4 {
+		t.Errorf("%d methods written, want the server's four", written)
+	}
+	if m, ok := ACPAuthMethodOf("oauth-business"); !ok || m.TokenFile != "acp_business_token.json" {
+		t.Errorf("oauth-business: %+v", m)
+	}
+	if ACPSignInWait != 300 || ACPHome().Ref == "" || ACPTokens().Ref == "" {
+		t.Error("ACP facts")
+	}
+}

@@ -1113,9 +1113,15 @@ var acpSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "auth_type"}, {Name: "gcp_project"}, {Name: "gcp_location"}, {Name: "config_root"}},
 }
 
-var acpAuthTypes = []string{"oauth-personal", "oauth-business", "gemini-api-key", "agent-platform"}
-
 func (d *decoder) decodeACP(b *hcl.Block) *model.ACP {
+	// The methods agyconf writes: a former name is accepted by the server
+	// but not written.
+	var acpAuthTypes []string
+	for _, m := range agy.ACPAuthMethods() {
+		if !m.FormerName {
+			acpAuthTypes = append(acpAuthTypes, m.Name)
+		}
+	}
 	a := &model.ACP{Range: b.DefRange}
 	at := d.content(b.Body, acpSchema).Attributes
 	if attr := at["auth_type"]; attr != nil {

@@ -36,6 +36,7 @@ func Generate(repo fs.FS) ([]File, error) {
 		{"schema/agyconf.schema.json", patchInputSchema},
 		{"schema/hooks.schema.json", patchHooksSchema},
 		{"schema/cli-settings.schema.json", patchCLISettings},
+		{"schema/acp-settings.schema.json", patchACPSettings},
 	} {
 		src, err := fs.ReadFile(repo, g.path)
 		if err != nil {

@@ -101,6 +101,21 @@ func factsPage() string {
 		}
 		p("| `%s` | %s | %s | %s | %s |\n", k.Key, typ, since(k.Since), cell(what), cell(k.Source.String()))
 	}
+	p("\n## The ACP server\n\n")
+	p("agy_acp_server honours `$GEMINI_HOME` as its Gemini home (default `~/.gemini`), where it keeps `antigravity-acp/`: its settings.json, its tokens and its conversations (%s). ", agy.ACPHome())
+	p("With an OAuth `auth.type` and no stored token, a headless `session/new` waits up to %d s for a browser sign-in (%s).\n\n", agy.ACPSignInWait, agy.ACPTokens())
+	p("| auth.type | what | token file | source |\n|---|---|---|---|\n")
+	for _, m := range agy.ACPAuthMethods() {
+		token := "— (the environment)"
+		if m.TokenFile != "" {
+			token = "`" + m.TokenFile + "` (the reading above)"
+		}
+		what := m.Summary
+		if m.FormerName {
+			what += " (accepted, not written)"
+		}
+		p("| `%s` | %s | %s | %s |\n", m.Name, cell(what), token, cell(m.Source.String()))
+	}
 	p("\n## Limits\n\n")
 	p("| limit | at most | what | source |\n|---|---|---|---|\n")
 	for _, l := range agy.Limits() {

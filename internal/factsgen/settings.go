@@ -105,6 +105,9 @@ func patchSettingsKeys(doc *jsonmerge.Doc) error {
 			return err
 		}
 	}
+	if err := set(doc, acpMethods(true), "$defs", "acp", "properties", "auth_type", "enum"); err != nil {
+		return err
+	}
 	desc := permissionEntryDescription() + " The decoder refuses zero-word entries and regex: rules that do not compile, which the schema cannot see, and warns about unsandboxed rules and literal rules that read like patterns."
 	for _, p := range []struct {
 		value any
@@ -135,4 +138,21 @@ func patchCLISettings(doc *jsonmerge.Doc) error {
 		}
 	}
 	return nil
+}
+
+// acpMethods are the ACP server's sign-in methods: every one the server
+// accepts (written), or only those agyconf writes.
+func acpMethods(written bool) []string {
+	var out []string
+	for _, m := range agy.ACPAuthMethods() {
+		if !written || !m.FormerName {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// patchACPSettings writes the ACP settings schema's auth.type values.
+func patchACPSettings(doc *jsonmerge.Doc) error {
+	return set(doc, acpMethods(false), "properties", "auth", "properties", "type", "enum")
 }

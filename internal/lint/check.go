@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"regexp/syntax"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -201,6 +202,10 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		c.commands(root, loc, add)
 		if c.machine && perm&0o077 != 0 {
 			c.credentials(root, loc, perm, add)
+		}
+	case kindACPSettings:
+		if c.machine {
+			c.acpToken(path, root, loc, add)
 		}
 	case kindCLISettings:
 		addAs := func(sev Severity, rule string, line, col int, ptr, msg string) {
@@ -594,6 +599,41 @@ func (c *checker) settings(root any, loc *locator, add func(Severity, string, in
 			addSince(agy.BehaviourOf(f).Since, "settings/newer-agy", l, col, ptr, fmt.Sprintf("%s %q", k.Key, v))
 		}
 	}
+}
+
+// acpToken warns when the ACP server's settings name an OAuth method and
+// its token is not stored beside the file: a headless session/new then
+// starts a browser sign-in and waits for it. On macOS the server keeps
+// tokens in the Keychain unless AGY_ACP_FORCE_FILE_STORAGE is set, so a
+// missing file proves nothing there and nothing is said.
+func (c *checker) acpToken(path string, root any, loc *locator, add func(string, int, int, string, string)) {
+	top, _ := root.(map[string]any)
+	auth, _ := top["auth"].(map[string]any)
+	t, _ := auth["type"].(string)
+	m, ok := agy.ACPAuthMethodOf(t)
+	if !ok || m.TokenFile == "" || tokensMayBeInKeychain() {
+		return
+	}
+	token := filepath.Join(filepath.Dir(path), m.TokenFile)
+	if _, err := c.stat(token); err == nil {
+		return
+	}
+	l, col := loc.value("/auth/type")
+	add("settings/acp-no-token", l, col, "/auth/type", fmt.Sprintf("auth.type is %q but no %s is stored beside this settings.json: the ACP server's session/new then starts an interactive browser sign-in and waits for it, about %d minutes, so a headless client hangs that long (%s). Sign in once where a browser can open (the ACP authenticate method with %s), or use gemini-api-key for headless runs", t, m.TokenFile, agy.ACPSignInWait/60, agy.ACPTokens(), t))
+}
+
+// tokensMayBeInKeychain reports whether the ACP server may keep its tokens
+// in the macOS Keychain instead of its token files (its default there,
+// unless AGY_ACP_FORCE_FILE_STORAGE is 1, true or yes).
+func tokensMayBeInKeychain() bool {
+	if runtime.GOOS != "darwin" {
+		return false
+	}
+	switch strings.ToLower(os.Getenv("AGY_ACP_FORCE_FILE_STORAGE")) {
+	case "1", "true", "yes":
+		return false
+	}
+	return true
 }
 
 // permission checks one entry of a permission list; add takes the

@@ -31,8 +31,10 @@ const corpusRoot = "../../tests/lint"
 //     file is made 0644, since git does not keep modes;
 //   - agy-version.txt: the --agy-version the case is linted with; without
 //     it, none;
-//   - programs.txt: the only absolute programs that exist (executable),
-//     one a line (empty: none); without it every one does.
+//   - programs.txt: the only absolute paths that exist, as executable
+//     files, for the rules that look at this machine (a hook's program,
+//     the ACP server's token file), one a line (empty: none); without it
+//     every one does.
 var corpusSidecars = map[string]bool{"want.txt": true, "path.txt": true, "mode600.txt": true, "agy-version.txt": true, "programs.txt": true}
 
 func readLines(t *testing.T, path string) ([]string, bool) {

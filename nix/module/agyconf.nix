@@ -318,7 +318,7 @@ let
       };
       gcpProject = nullOrStr "Google Cloud project; required for `oauth-business`.";
       gcpLocation = nullOrStr "Google Cloud location; required for `oauth-business`.";
-      configRoot = nullOrStr "Folder, relative to `$HOME`, holding an isolated home's `.gemini` for an ACP server started with `GEMINI_HOME` there.";
+      configRoot = nullOrStr "Folder, relative to `$HOME`, holding an isolated home's `.gemini` for an ACP server started with `GEMINI_HOME=$HOME/<configRoot>/.gemini`, which the server honours as its Gemini home.";
     };
   };
 
