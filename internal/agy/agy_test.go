@@ -68,6 +68,31 @@ func TestTablesWellFormed(t *testing.T) {
 	if _, ok := KindOf(MCPConfig); !ok {
 		t.Error("KindOf(MCPConfig)")
 	}
+
+	// A retired kind is no kind (its layout key is refused, not resolved),
+	// and every path it had is a file agy does not read.
+	for _, r := range RetiredKinds() {
+		if _, ok := KindOf(r.ID); ok {
+			t.Errorf("retired kind %s is still a kind", r.ID)
+		}
+		if r.Why == "" || r.Source.Ref == "" {
+			t.Errorf("retired kind %s: no reason or source", r.ID)
+		}
+		for _, byProduct := range r.Places {
+			for _, paths := range byProduct {
+				for _, q := range paths {
+					if _, ok := UnreadFileAt(q); !ok {
+						t.Errorf("retired kind %s: %s is not in the table of unread files", r.ID, q)
+					}
+				}
+			}
+		}
+	}
+	for _, u := range UnreadFiles() {
+		if u.Why == "" || u.Source.Ref == "" || path.Clean(u.Path) != u.Path || strings.HasPrefix(u.Path, "/") {
+			t.Errorf("unread file %+v", u)
+		}
+	}
 }
 
 // TestLimitsCountOneWay: a limit in characters counts code points, one in

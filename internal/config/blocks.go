@@ -29,6 +29,10 @@ func layoutSchema() *hcl.BodySchema {
 	for _, a := range agy.KindIDs() {
 		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: string(a)})
 	}
+	// Read to be refused with the reason, not as an unknown argument.
+	for _, r := range agy.RetiredKinds() {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: string(r.ID)})
+	}
 	return s
 }
 
@@ -86,6 +90,10 @@ func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
 		lc := d.content(lb.Body, layoutSchema())
 		for _, attr := range sortedAttrs(lc.Attributes) {
 			name := attr.Name
+			if r, retired := agy.RetiredKindOf(agy.KindID(name)); retired {
+				d.errorf(attr.NameRange, "Retired layout key", "agyconf no longer writes %s: %s.", name, r.Why)
+				continue
+			}
 			p, ok := d.nonEmptyStr(attr)
 			if !ok {
 				continue

@@ -73,6 +73,16 @@ func factsPage() string {
 		}
 		p("| `%s` | %s | %s | %s | %s | %s |\n", k.ID, cell(what), schema, places(k, agy.ScopeGlobal), places(k, agy.ScopeWorkspace), cell(k.Source.String()))
 	}
+	p("\nKinds agyconf no longer writes; their layout keys are refused, and a render lets go of what it wrote there before (prunes its entries, gives back what it found):\n\n")
+	p("| kind | former workspace path | why | source |\n|---|---|---|---|\n")
+	for _, r := range agy.RetiredKinds() {
+		p("| `%s` | %s | %s | %s |\n", r.ID, places(agy.Kind{Places: r.Places}, agy.ScopeWorkspace), cell(r.Why), cell(r.Source.String()))
+	}
+	p("\nWorkspace settings files agy does not read (`agyconf validate` warns, rule `settings/not-read`):\n\n")
+	p("| file | why | source |\n|---|---|---|\n")
+	for _, u := range agy.UnreadFiles() {
+		p("| `%s` | %s | %s |\n", u.Path, cell(u.Why), cell(u.Source.String()))
+	}
 	p("\n## Permission rules\n\n")
 	p("Entries of `permissions { allow, ask, deny }`: `action` or `action(target)`.\n\n")
 	p("| action | what | source |\n|---|---|---|\n")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
@@ -11,11 +12,10 @@ import (
 )
 
 func (im *importer) settingsFile() {
+	im.retiredFiles()
 	p, ok := im.l.Path(agy.Settings)
 	if !ok {
-		if p, ok = im.l.Path(agy.IDESettings); !ok {
-			return
-		}
+		return
 	}
 	// A missing file is no item (readFile).
 	doc, ok := im.readJSON(p)
@@ -36,6 +36,30 @@ func (im *importer) settingsFile() {
 			im.skip(p, k, "agy does not read hooks from settings.json; declare them in hooks.json (hook blocks)")
 		default:
 			im.settingKey(p, k, v)
+		}
+	}
+}
+
+// retiredFiles reports the files of kinds agyconf no longer writes: they
+// are left as they are, and nothing of them is imported.
+func (im *importer) retiredFiles() {
+	for _, r := range agy.RetiredKinds() {
+		// Products share paths: each one once, in order.
+		seen := map[string]bool{}
+		var paths []string
+		for _, ps := range r.Places[agy.Scope(im.cfg.Agyconf.Scope)] {
+			for _, p := range ps {
+				if !seen[p] {
+					seen[p] = true
+					paths = append(paths, p)
+				}
+			}
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			if _, ok := im.readJSON(p); ok {
+				im.skip(p, "", "left as it is: %s", r.Why)
+			}
 		}
 	}
 }

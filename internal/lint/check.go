@@ -139,6 +139,11 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
 			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil
 	}
+	if k == kindSettingsUnread {
+		u, _ := agy.UnreadFileAt(filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))))
+		return []Finding{{Rule: "settings/not-read", Severity: severityOf("settings/not-read"), File: path,
+			Message: "what this file holds has no effect: " + u.Why + "; declare settings and permissions in ~/.gemini/antigravity-cli/settings.json (docs/agy-facts.md gives the sources)"}}, nil
+	}
 	data, fi, err := readLimited(path)
 	if err != nil {
 		return nil, err
@@ -331,7 +336,7 @@ func mapFinding(k kind, f schema.Finding) string {
 			return "plugin/permissions"
 		}
 		return "plugin/schema"
-	case kindCLISettings, kindIDESettings, kindACPSettings:
+	case kindCLISettings, kindACPSettings:
 		if len(segs) == 3 && segs[0] == "permissions" {
 			switch segs[1] {
 			case "allow", "ask", "deny":
@@ -985,7 +990,7 @@ func Document(path, schemaName string, data []byte, o DocumentOptions) ([]Findin
 
 // kindOfSchema is the kind of document a schema describes.
 func kindOfSchema(name string) (kind, bool) {
-	for _, k := range []kind{kindHooks, kindMCP, kindPlugin, kindSkill, kindRule, kindWorkflow, kindAgent, kindCLISettings, kindIDESettings, kindACPSettings} {
+	for _, k := range []kind{kindHooks, kindMCP, kindPlugin, kindSkill, kindRule, kindWorkflow, kindAgent, kindCLISettings, kindACPSettings} {
 		if schemaName(k) == name {
 			return k, true
 		}

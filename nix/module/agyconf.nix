@@ -587,7 +587,7 @@ in
       example = {
         skills = ".gemini/antigravity-cli/skills";
       };
-      description = "Path overrides relative to `$HOME`, keyed by artifact (`mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `ide_settings`, `acp_settings`).";
+      description = "Path overrides relative to `$HOME`, keyed by artifact (`mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `acp_settings`; `ide_settings` is retired and refused).";
     };
 
     tools = mkOption {
