@@ -18,7 +18,7 @@ func (im *importer) settingsFile() {
 		return
 	}
 	// A missing file is no item (readFile).
-	doc, ok := im.readJSON(p)
+	doc, ok := im.readJSON(p, "cli-settings")
 	if !ok {
 		return
 	}
@@ -57,7 +57,7 @@ func (im *importer) retiredFiles() {
 		}
 		sort.Strings(paths)
 		for _, p := range paths {
-			if _, ok := im.readJSON(p); ok {
+			if _, ok := im.readJSON(p, "cli-settings"); ok {
 				im.skip(p, "", "left as it is: %s", r.Why)
 			}
 		}
