@@ -69,6 +69,7 @@ var allowed = map[string]string{
 	"internal/lint/paths.go Paths os.Stat":             "a PATH validate is given",
 	"internal/lint/paths.go discover filepath.WalkDir": "the tree under a PATH validate is given (a walk does not follow links)",
 	"internal/lint/paths.go fileIsPluginDir os.Stat":   "whether a folder validate walks is a plugin",
+	"internal/lint/check.go newChecker os.Stat":        "whether the absolute program a hook or MCP server runs exists and is executable here (a stat, never a read)",
 	// import: the tree --root names is read through a Root opened there
 	// (importer/tree.go); --out is opened as a Root.
 	"internal/cli/import.go runImport os.Stat":     "whether --out is a folder, and holds a config already",

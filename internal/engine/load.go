@@ -117,10 +117,23 @@ func Check(plan *render.Plan, version agy.Version) hcl.Diagnostics {
 			continue
 		}
 		for _, f := range findings {
-			diags = append(diags, findingDiag(d, f))
+			if !decoderReports(f.Rule) {
+				diags = append(diags, findingDiag(d, f))
+			}
 		}
 	}
 	return diags
+}
+
+// decoderReports names the rules whose findings the decoder has already
+// reported while reading the config, at the entry itself and in the
+// input's own terms: Check does not say them a second time.
+func decoderReports(rule string) bool {
+	switch rule {
+	case "settings/deprecated-action", "settings/literal-pattern":
+		return true
+	}
+	return false
 }
 
 // pluginDirs are the folders of the plugin trees the plan writes: a

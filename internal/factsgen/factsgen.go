@@ -35,6 +35,8 @@ func Generate(repo fs.FS) ([]File, error) {
 	}{
 		{"schema/agyconf.schema.json", patchInputSchema},
 		{"schema/hooks.schema.json", patchHooksSchema},
+		{"schema/cli-settings.schema.json", patchCLISettings},
+		{"schema/acp-settings.schema.json", patchACPSettings},
 	} {
 		src, err := fs.ReadFile(repo, g.path)
 		if err != nil {
@@ -118,8 +120,12 @@ func sinceNote(since agy.Version, what string) string {
 }
 
 // patchInputSchema writes the hook block's event properties and the rule
-// that a hook has at least one of them.
+// that a hook has at least one of them, and the settings keys and
+// permission entries (patchSettingsKeys).
 func patchInputSchema(doc *jsonmerge.Doc) error {
+	if err := patchSettingsKeys(doc); err != nil {
+		return err
+	}
 	var anyOf []any
 	for _, e := range agy.Events() {
 		ref, shape := "#/$defs/handlerBlocks", "One handler per block; repeat the block, or write an array, for more. A matcher is refused here: agy ignores it on this event (reference §2.1)."
