@@ -16,12 +16,15 @@ package engine
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/lint"
@@ -118,7 +121,50 @@ func Check(plan *render.Plan, version agy.Version) hcl.Diagnostics {
 			diags = append(diags, findingDiag(d, f))
 		}
 	}
+	return append(diags, ruleBudget(plan)...)
+}
+
+// ruleBudget judges the user and workspace rules a plan writes together
+// against agy's rule budget (lint.RuleBudget): the rule files outside
+// plugins and the global rules' managed block, in the plan's order.
+func ruleBudget(plan *render.Plan) hcl.Diagnostics {
+	var entries []lint.BudgetEntry
+	docs := map[string]*render.Document{}
+	for _, d := range plan.Documents {
+		switch {
+		case d.Kind == render.ManagedBlock:
+			entries = append(entries, lint.BudgetEntry{Path: d.Path, Text: string(d.Text)})
+		case d.Schema == render.SchemaOf(agy.Rules) && !inPluginTree(plan, d):
+			entries = append(entries, lint.BudgetEntry{Path: d.Path, Text: ruleBody(d.Text)})
+		default:
+			continue
+		}
+		docs[d.Path] = d
+	}
+	var diags hcl.Diagnostics
+	for _, f := range lint.RuleBudget(entries) {
+		diags = append(diags, findingDiag(docs[f.File], f))
+	}
 	return diags
+}
+
+// ruleBody is a rendered rule's text below its frontmatter.
+func ruleBody(text []byte) string {
+	if _, body, _, err := frontmatter.Split(text); err == nil {
+		return string(body)
+	}
+	return string(text)
+}
+
+// inPluginTree reports whether a document lies anywhere inside a plugin
+// folder the plan writes.
+func inPluginTree(plan *render.Plan, d *render.Document) bool {
+	for _, o := range plan.Documents {
+		if o.Schema == render.SchemaOf(agy.Plugins) && strings.HasPrefix(d.Path, path.Dir(o.Path)+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // inPlugin reports whether a document is part of a plugin tree the plan
