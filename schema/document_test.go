@@ -36,6 +36,7 @@ var documentSchemas = map[string]string{
 	"acp-settings":                   ".json",
 	schema.State:                     ".json",
 	schema.StateV1:                   ".json",
+	schema.StateV2:                   ".json",
 }
 
 func newValidator(t *testing.T) *schema.Validator {
@@ -353,7 +354,7 @@ func TestRenderedDocumentsValidate(t *testing.T) {
 		}
 	}
 	for name := range documentSchemas {
-		if seen[name] == 0 && name != schema.StateV1 { // read only to migrate: fixtures cover it
+		if seen[name] == 0 && name != schema.StateV1 && name != schema.StateV2 { // read only to migrate: fixtures cover them
 			t.Errorf("no rendered document used schema %s", name)
 		}
 	}

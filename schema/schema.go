@@ -30,6 +30,10 @@ const State = "state"
 // read only to migrate them.
 const StateV1 = "state-v1"
 
+// StateV2 is the name of the schema of states of version 2 (before agyconf
+// wrote subagents as folders), read only to migrate them.
+const StateV2 = "state-v2"
+
 // Names lists the embedded schemas, sorted.
 func Names() []string {
 	entries, err := fs.ReadDir(files, ".")

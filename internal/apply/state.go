@@ -15,9 +15,12 @@ import (
 
 // StateVersion is the shape of the state this agyconf writes. Every
 // change to the state's shape, or to where artifacts live, bumps it, with
-// a migration from each older version (migrate) and a test of it; an
+// a migration from each older version (migrate.go) and a test of it; an
 // older agyconf meeting a newer state refuses it with a message.
-const StateVersion = 2
+//
+// 1 → 2: origins, several pending hashes (migrateV1). 2 → 3: subagents
+// live in folders, <name>/agent.md (agentFolderVersion, State.Move).
+const StateVersion = 3
 
 // MaxStateSize bounds a state file, and the other instances' states of
 // one root together: about 150 bytes an owned entry, so a state of
@@ -177,6 +180,10 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 		return nil, fmt.Errorf("state file %s has version %d, written by a newer agyconf; this one reads versions up to %d: upgrade agyconf, or %s", name, version, StateVersion, startOver)
 	case version == 1:
 		schemaName = schema.StateV1
+	case version == 2:
+		// The shape of the next version; only where subagents live
+		// changed (agentFolderVersion).
+		schemaName = schema.StateV2
 	case version < 1:
 		return nil, fmt.Errorf("state file %s has version %d, which no agyconf wrote; %s", name, version, startOver)
 	}
@@ -208,13 +215,17 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 	if s.Files == nil {
 		s.Files = map[string]*FileState{}
 	}
+	if version < StateVersion {
+		s.migratedFrom = version
+	}
 	return &s, nil
 }
 
 // migrateV1 reads a state of version 1: one pending hash, no origins. A
 // version 1 state cannot say whether agyconf created a unit or found it
 // (it adopted identical content silently), so each is Unknown: never
-// removed, only released.
+// removed, only released. Its subagents are flat files, as in version 2:
+// State.Move moves them (NeedsMove).
 func migrateV1(name string, data []byte) (*State, error) {
 	var v1 struct {
 		Files map[string]struct {
