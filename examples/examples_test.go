@@ -209,12 +209,37 @@ func TestExamples(t *testing.T) {
 				t.Errorf("a second render of examples/%s changed something: exit %d\n%s%s", name, code, stdout, stderr)
 			}
 
-			// A tree agyconf rendered has no findings.
-			if code, stdout, stderr := agyconf("validate", "--strict", root); code != cli.ExitOK {
+			// A tree agyconf rendered has no findings, judged for the
+			// oldest agy the example says it must load on.
+			args := []string{"validate", "--strict"}
+			if v := agyVersionOf(t, name); v != "" {
+				args = append(args, "--agy-version", v)
+			}
+			args = append(args, root)
+			if code, stdout, stderr := agyconf(args...); code != cli.ExitOK {
 				t.Errorf("agyconf validate --strict on the rendered examples/%s: exit %d\n%s%s", name, code, stdout, stderr)
 			}
 		})
 	}
+}
+
+// agyVersionRE finds agyconf { agy_version } in an example's config, HCL
+// or its JSON form.
+var agyVersionRE = regexp.MustCompile(`"?agy_version"?\s*[=:]\s*"([^"]+)"`)
+
+// agyVersionOf is the agy_version an example's config sets, "" if none.
+func agyVersionOf(t *testing.T, name string) string {
+	t.Helper()
+	for _, f := range []string{"agyconf.hcl", "agyconf.json"} {
+		data, err := os.ReadFile(filepath.Join(name, f))
+		if err != nil {
+			continue
+		}
+		if m := agyVersionRE.FindSubmatch(data); m != nil {
+			return string(m[1])
+		}
+	}
+	return ""
 }
 
 var secondRender = regexp.MustCompile(`^rendered into .*: ([0-9]+ unchanged|nothing to do .*)$`)

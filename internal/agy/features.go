@@ -13,6 +13,8 @@ const (
 	// key each one is about). An older build ignores a key it does not
 	// know, so the agent would run without what the key asks for: a tool
 	// set not cut down, customizations inherited after all.
+	AgentModel                    Feature = "agents/model"
+	AgentMarkdownKeys             Feature = "agents/markdown-keys"
 	AgentInheritCustomizations    Feature = "agents/inherit-customizations"
 	AgentRules                    Feature = "agents/rules"
 	AgentAgents                   Feature = "agents/agents"
@@ -44,6 +46,8 @@ type Behaviour struct {
 func behaviours() []Behaviour {
 	return []Behaviour{
 		{Feature: PromptHandlers, Summary: `hook handlers with "type": "prompt" (a model call instead of a command)`, Since: V(1, 1, 25), Source: Source{Probe, "1.1.25 and 1.1.26 (reference §0.5); unknown to older builds, which drop the whole hooks.json"}},
+		{Feature: AgentModel, Summary: "model in a subagent's frontmatter: the model tier the agent runs at when invoked as a subagent (default inherit, the parent's)", Since: V(1, 1, 5), Source: Source{Changelog, "1.1.5"}},
+		{Feature: AgentMarkdownKeys, Summary: "mainAgent, subagent, hidden, inheritMcp and commandExecutionPolicy in a subagent's frontmatter, with Markdown agents (agent.md)", Since: V(1, 1, 6), Source: Source{Changelog, "1.1.6"}},
 		{Feature: AgentInheritCustomizations, Summary: "inheritCustomizations in a subagent's frontmatter: one switch for whether the agent adopts the user's skills, rules, plugins, subagents and MCP servers", Since: V(1, 1, 14), Source: Source{Changelog, "1.1.14"}},
 		{Feature: AgentRules, Summary: "rules in a subagent's frontmatter: rule files the agent applies always, instead of inheriting the whole rule tree", Since: V(1, 1, 15), Source: Source{Changelog, "1.1.15"}},
 		{Feature: AgentAgents, Summary: "agents in a subagent's frontmatter: the subagents it depends on, with the path rules of skills (workspace-relative, absolute, agent-relative)", Since: V(1, 1, 27), Source: Source{Changelog, "1.1.27"}},
