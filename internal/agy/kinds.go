@@ -154,7 +154,7 @@ func kinds() []Kind {
 			// The CLI's /agents docs give <name>/agent.md and call flat
 			// files directly in agents/ a common mistake; rulesync reads
 			// the docs as allowing both. The folder form is read under
-			// both readings. agyconf wrote NAME.md before state version 3.
+			// both readings. agyconf wrote NAME.md before state version 4.
 			Item: "NAME/agent.md", FormerItem: "NAME.md",
 			Places: Places{ScopeGlobal: same(".gemini/config/agents"), ScopeWorkspace: same(".agents/agents")},
 			Source: Source{CLIDocs, "docs-cli-commands-agents.md (<name>/agent.md; flat files a common mistake); CLI changelog 1.1.0 (global subagents in ~/.gemini/config/), 1.1.6 (Markdown agents)"}},

@@ -19,7 +19,7 @@ import (
 // subagents as <name>/agent.md (agy.Agents' Item) instead of the flat
 // <name>.md it wrote before (FormerItem): a state read as an older version
 // records flat files, which Move puts where they live now.
-const agentFolderVersion = 3
+const agentFolderVersion = 4
 
 // NeedsMove reports whether the state was read as a version whose
 // artifacts may be recorded where agyconf no longer writes them.

@@ -18,9 +18,10 @@ import (
 // a migration from each older version (migrate.go) and a test of it; an
 // older agyconf meeting a newer state refuses it with a message.
 //
-// 1 → 2: origins, several pending hashes (migrateV1). 2 → 3: subagents
-// live in folders, <name>/agent.md (agentFolderVersion, State.Move).
-const StateVersion = 3
+// 1 → 2: origins, several pending hashes (migrateV1). 2 → 3: the list of
+// what waits for a secret (migrateV2). 3 → 4: subagents live in folders,
+// <name>/agent.md (agentFolderVersion, State.Move).
+const StateVersion = 4
 
 // MaxStateSize bounds a state file, and the other instances' states of
 // one root together: about 150 bytes an owned entry, so a state of
@@ -44,6 +45,10 @@ type State struct {
 	// Backups lists every backup of content agyconf overwrote without
 	// having written it, oldest first.
 	Backups []Backup `json:"backups,omitempty"`
+	// Waiting lists, by unit key, what the last render left as it was
+	// because an inline secret it needs could not be read yet (render
+	// --defer-secrets), with those secret files: since state version 3.
+	Waiting map[string][]string `json:"waiting,omitempty"`
 	// migratedFrom is the version the state was read as, when older.
 	migratedFrom int
 	// byFile lists the keys of shared files' entries by file, built once
@@ -181,9 +186,11 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 	case version == 1:
 		schemaName = schema.StateV1
 	case version == 2:
-		// The shape of the next version; only where subagents live
-		// changed (agentFolderVersion).
 		schemaName = schema.StateV2
+	case version == 3:
+		// The shape of version 4; only where subagents live changed
+		// (agentFolderVersion).
+		schemaName = schema.StateV3
 	case version < 1:
 		return nil, fmt.Errorf("state file %s has version %d, which no agyconf wrote; %s", name, version, startOver)
 	}
@@ -215,10 +222,23 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 	if s.Files == nil {
 		s.Files = map[string]*FileState{}
 	}
+	if version == 2 {
+		migrateV2(&s)
+	}
 	if version < StateVersion {
-		s.migratedFrom = version
+		// Every version from 2 on has the current shape but for what
+		// migrateV2 adds; where artifacts lived is moved on disk under
+		// the lock (NeedsMove, State.Move).
+		s.Version, s.migratedFrom = StateVersion, version
 	}
 	return &s, nil
+}
+
+// migrateV2 reads a state of version 2, which had no list of what waits
+// for a secret: nothing did (a render refused an unreadable inline secret),
+// so the shape of version 3 holds it as it is.
+func migrateV2(s *State) {
+	s.Version, s.migratedFrom, s.Waiting = StateVersion, 2, nil
 }
 
 // migrateV1 reads a state of version 1: one pending hash, no origins. A
@@ -258,6 +278,9 @@ func (s *State) encode() ([]byte, error) {
 	for _, f := range s.Files {
 		sort.Strings(f.Secrets)
 		sort.Strings(f.Pending)
+	}
+	for _, w := range s.Waiting {
+		sort.Strings(w)
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

@@ -36,7 +36,7 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 		im.skip(rel, "", "has no plugin.json, so agy does not load it as a plugin")
 		return nil
 	}
-	doc, ok := im.readJSON(manifest)
+	doc, ok := im.readJSON(manifest, "plugin")
 	if !ok {
 		return nil
 	}
@@ -97,10 +97,10 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 			im.skip(manifest, k, "agy reads only name, description, disabled and logo from plugin.json; it is not written")
 		}
 	}
-	if doc, ok := im.readJSON(join(rel, "mcp_config.json")); ok {
+	if doc, ok := im.readJSON(join(rel, "mcp_config.json"), "mcp_config"); ok {
 		pl.MCPServers = im.mcpServers(join(rel, "mcp_config.json"), doc, name)
 	}
-	if doc, ok := im.readJSON(join(rel, "hooks.json")); ok {
+	if doc, ok := im.readJSON(join(rel, "hooks.json"), "hooks"); ok {
 		pl.Hooks = im.hooks(join(rel, "hooks.json"), doc)
 	}
 	if im.exists(join(rel, "hooks", "hooks.json")) {

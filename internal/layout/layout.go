@@ -90,7 +90,7 @@ func (l Layout) Folders() map[string]bool {
 }
 
 // FormerAgent maps a file where agyconf put a subagent before state
-// version 3 — agy.Agents' FormerItem, <agents>/<name>.md, in the layout's
+// version 4 — agy.Agents' FormerItem, <agents>/<name>.md, in the layout's
 // agents folder or in a plugin's agents/ — to where the subagent lives
 // now (its Item, <name>/agent.md); false for any other path.
 func (l Layout) FormerAgent(p string) (string, bool) {
