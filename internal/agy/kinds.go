@@ -274,6 +274,41 @@ func UnreadFileAt(path string) (UnreadFile, bool) {
 	return UnreadFile{}, false
 }
 
+// LegacyFolder is a folder older Antigravity builds read documents from
+// and current ones do not: what lies there has no effect any more, though
+// installers and older guides still put files there. import lists each
+// entry as not imported and validate warns, naming where it belongs now.
+type LegacyFolder struct {
+	Scope Scope
+	// Path is relative to the scope's root (the home folder, the
+	// workspace).
+	Path string
+	// Kind is what the folder held, and where it belongs now.
+	Kind   KindID
+	Why    string
+	Source Source
+}
+
+func legacyFolders() []LegacyFolder {
+	return []LegacyFolder{
+		{Scope: ScopeGlobal, Path: ".gemini/antigravity/skills", Kind: Skills,
+			Why:    "the global skills folder of IDE builds before Antigravity 2.0, which 2.0 and the agy CLI no longer read (MemPalace's docs of 2026-05 still name it)",
+			Source: Source{Survey, "§0.7, §1, §5 (rulesync 2026-08: legacy, no longer read)"}},
+	}
+}
+
+// ScopePath spells a path relative to a scope's root as users read it:
+// ~/… in global scope, as it stands in a workspace.
+func ScopePath(s Scope, rel string) string {
+	if s == ScopeGlobal {
+		return "~/" + rel
+	}
+	return rel
+}
+
+// LegacyFolders lists the folders agy no longer reads.
+func LegacyFolders() []LegacyFolder { return legacyFolders() }
+
 func unreadWhy(path string) string {
 	u, _ := UnreadFileAt(path)
 	return u.Why

@@ -83,6 +83,11 @@ func factsPage() string {
 	for _, u := range agy.UnreadFiles() {
 		p("| `%s` | %s | %s |\n", u.Path, cell(u.Why), cell(u.Source.String()))
 	}
+	p("\nFolders agy no longer reads (`agyconf import` lists each entry as not imported, `agyconf validate` warns, rule `skill/legacy-folder`):\n\n")
+	p("| scope | folder | held | why | source |\n|---|---|---|---|---|\n")
+	for _, l := range agy.LegacyFolders() {
+		p("| %s | `%s` | `%s` | %s | %s |\n", l.Scope, l.Path, l.Kind, cell(l.Why), cell(l.Source.String()))
+	}
 	p("\n## Permission rules\n\n")
 	p("Entries of `permissions { allow, ask, deny }`: `action` or `action(target)`.\n\n")
 	p("| action | what | source |\n|---|---|---|\n")

@@ -290,6 +290,7 @@ func (im *importer) run() {
 	if p, ok := im.l.Path(agy.Plugins); ok {
 		im.plugins(p)
 	}
+	im.legacyFolders()
 	if im.opts.Scope == model.ScopeWorkspace {
 		for _, legacy := range []string{".agent", "_agents", "_agent"} {
 			if fi, err := im.tree.stat(legacy); err == nil && fi.IsDir() {
@@ -301,6 +302,28 @@ func (im *importer) run() {
 	}
 	im.recognise()
 	sortConfig(im.cfg)
+}
+
+// legacyFolders lists what lies in the folders agy no longer reads
+// (agy.LegacyFolders), entry by entry: none of it has an effect, and a
+// config that declared it would write it somewhere agy reads, which the
+// user should decide.
+func (im *importer) legacyFolders() {
+	for _, l := range agy.LegacyFolders() {
+		if string(l.Scope) != string(im.opts.Scope) {
+			continue
+		}
+		k, _ := agy.KindOf(l.Kind)
+		var now []string
+		for _, p := range []agy.Product{agy.ProductCLI, agy.ProductIDE} {
+			for _, dir := range k.PathsFor(l.Scope, p) {
+				now = append(now, agy.ScopePath(l.Scope, dir))
+			}
+		}
+		for _, e := range im.listDir(l.Path) {
+			im.skip(join(l.Path, e.Name()), "", "in %s, %s: agy does not load it; move it to %s, or declare it in the config, to keep it", agy.ScopePath(l.Scope, l.Path), l.Why, strings.Join(now, " or "))
+		}
+	}
 }
 
 // readings reports the files at the places of agy's table that agyconf

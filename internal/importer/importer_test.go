@@ -1016,3 +1016,29 @@ func TestImportForms(t *testing.T) {
 		}
 	}
 }
+
+// TestImportLegacySkills: a skill in the global skills folder agy no
+// longer reads is listed as not imported, with where it belongs now, and
+// nothing of it reaches the config.
+func TestImportLegacySkills(t *testing.T) {
+	root := t.TempDir()
+	plant(t, root, ".gemini/antigravity/skills/old/SKILL.md", "---\nname: old\ndescription: Old\n---\n\nOld.\n")
+	plant(t, root, ".gemini/antigravity/skills/notes.txt", "kept\n")
+	res, err := Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductBoth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Config.Skills) != 0 {
+		t.Errorf("imported %v", res.Config.Skills)
+	}
+	rep := report(res, root)
+	for _, want := range []string{
+		"not imported: .gemini/antigravity/skills/notes.txt: in ~/.gemini/antigravity/skills, the global skills folder of IDE builds before Antigravity 2.0",
+		"not imported: .gemini/antigravity/skills/old: in ~/.gemini/antigravity/skills, ",
+		"move it to ~/.gemini/antigravity-cli/skills or ~/.gemini/config/skills, or declare it in the config",
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("the report lacks %q:\n%s", want, rep)
+		}
+	}
+}

@@ -148,6 +148,12 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
 			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil
 	}
+	if k == kindSkillLegacy {
+		abs, _ := filepath.Abs(path)
+		l, _ := legacyFolderOf(strings.Split(filepath.ToSlash(abs), "/"))
+		return []Finding{{Rule: "skill/legacy-folder", Severity: severityOf("skill/legacy-folder"), File: path,
+			Message: fmt.Sprintf("this skill has no effect: %s is %s; move its folder to %s (docs/agy-facts.md gives the sources)", agy.ScopePath(l.Scope, l.Path), l.Why, legacyTarget(l))}}, nil
+	}
 	if k == kindSettingsUnread {
 		u, _ := agy.UnreadFileAt(filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))))
 		return []Finding{{Rule: "settings/not-read", Severity: severityOf("settings/not-read"), File: path,
@@ -930,6 +936,22 @@ func (dc *DocumentChecker) Check(path, schemaName string, data []byte, o Documen
 	out, err := c.check(path, k, data, o.Mode, o.InPlugin)
 	Sort(out)
 	return out, err
+}
+
+// legacyTarget names where what a legacy folder holds belongs now: the
+// kind's global places, per product.
+func legacyTarget(l agy.LegacyFolder) string {
+	k, _ := agy.KindOf(l.Kind)
+	var out []string
+	for _, p := range []agy.Product{agy.ProductCLI, agy.ProductIDE} {
+		for _, dir := range k.PathsFor(l.Scope, p) {
+			out = append(out, fmt.Sprintf("%s (%s)", agy.ScopePath(l.Scope, dir), p))
+		}
+	}
+	if len(out) == 0 {
+		return "the place the config's layout gives"
+	}
+	return strings.Join(out, " or ")
 }
 
 // kindOfSchema is the kind of document a schema describes.

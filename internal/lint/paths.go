@@ -31,6 +31,9 @@ type kind string
 const (
 	kindHooks       kind = "hooks"
 	kindHooksUnread kind = "hooks-unread"
+	// kindSkillLegacy: a SKILL.md in a folder agy no longer reads
+	// (agy.LegacyFolders).
+	kindSkillLegacy kind = "skill-legacy"
 	kindMCP         kind = "mcp"
 	kindPlugin      kind = "plugin"
 	kindSkill       kind = "skill"
@@ -169,6 +172,22 @@ func discover(dir string) ([]found, error) {
 	return out, err
 }
 
+// legacyFolderOf finds the legacy folder (agy.LegacyFolders) a file lies
+// in, one entry below it (skills/<name>/SKILL.md), wherever the scope's
+// root is: the folder's own path ends two segments above the file.
+func legacyFolderOf(segs []string) (agy.LegacyFolder, bool) {
+	if len(segs) < 3 {
+		return agy.LegacyFolder{}, false
+	}
+	dir := strings.Join(segs[:len(segs)-2], "/")
+	for _, l := range agy.LegacyFolders() {
+		if dir == l.Path || strings.HasSuffix(dir, "/"+l.Path) {
+			return l, true
+		}
+	}
+	return agy.LegacyFolder{}, false
+}
+
 // skipDir reports folders never linted: version control, dependencies,
 // agyconf's own state and cache, and agy's state.
 func skipDir(segs []string) bool {
@@ -251,6 +270,9 @@ func classify(segs []string, inPlugin bool) (kind, bool) {
 		}
 		return kindCLISettings, true
 	case "SKILL.md":
+		if _, ok := legacyFolderOf(segs); ok {
+			return kindSkillLegacy, true
+		}
 		if grand == "skills" {
 			return kindSkill, true
 		}

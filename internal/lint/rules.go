@@ -51,6 +51,7 @@ func ruleTable() []Rule {
 		{"plugin/schema", Error, "plugin.json is a protobuf JSON message with name, description, disabled, logo; a type error means the directory is not a plugin (reference §4)."},
 		{"skill/flat-file", Warning, "A flat skills/<name>.md: the CLI docs show one (docs-cli-plugins.md), a probe found one never discovered (reference §5, 2026-12 §7); every source discovers skills/<name>/SKILL.md, so the sources' conflict is a warning."},
 		{"skill/newer-agy", Warning, "A SKILL.md key only newer agy builds read (disable-slash-command: 1.1.12, metadata.icon: 1.1.20; docs/agy-facts.md lists each; reference §5): an older build ignores it, so a warning naming the version with no --agy-version, an error with an older one, nothing from that version on."},
+		{"skill/legacy-folder", Warning, "A skill in a folder agy no longer reads, ~/.gemini/antigravity/skills/ (the IDE's global skills before Antigravity 2.0, reference §0.7, §5; docs/agy-facts.md lists each folder with its source): it has no effect; the message names the folders agy reads now."},
 		{"skill/frontmatter", Error, "A SKILL.md needs YAML frontmatter with a description; only name and description reach the prompt (reference §5)."},
 		{"skill/name", Error, "A skill name is lowercase words joined by hyphens (reference §5; HM uses ':' for nesting, S8)."},
 		{"skill/body-size", Warning, limitRule(agy.SkillBody, "one source, so a warning")},
