@@ -165,7 +165,7 @@ type importer struct {
 	// unparsable are the live JSON files that do not parse as agy reads
 	// them: Import fails with all of them.
 	unparsable []error
-	files map[string]File
+	files      map[string]File
 	// need is the oldest agy build that loads what was imported (a newer
 	// event, prompt handlers): the config's agy_version.
 	need        agy.Version
