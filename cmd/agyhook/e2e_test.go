@@ -233,8 +233,9 @@ func TestSaveDetachesAndCounts(t *testing.T) {
 	if out != "{}\n" {
 		t.Fatalf("%q", out)
 	}
-	// agy's pipe reaches EOF at once although mine sleeps 60 s.
-	if d > time.Second {
+	// agy's pipe reaches EOF although mine sleeps 60 s: well before that
+	// (not a timing of how fast; the machine may be loaded).
+	if d > 30*time.Second {
 		t.Errorf("due save took %v to EOF", d)
 	}
 	waitFor(t, "mine to start", func() bool { return len(w.records("mine.argv")) == 1 })
@@ -269,7 +270,7 @@ func TestSaveMarkerClearedAfterMine(t *testing.T) {
 	w := newWorld(t)
 	// No --mempalace and no --state-dir: PATH and the default state dir.
 	out, d := w.save("--interval 1", w.stop("conv-2", ""), "FAKE_MINE_SLEEP=0")
-	if out != "{}\n" || d > time.Second {
+	if out != "{}\n" {
 		t.Fatalf("%q after %v", out, d)
 	}
 	marker := filepath.Join(w.state, "antigravity_pending_conv-2")
@@ -376,7 +377,8 @@ func TestWakeE2E(t *testing.T) {
 func TestWakeSlowAndMissing(t *testing.T) {
 	w := newWorld(t)
 	out, d := w.wake("--mempalace "+q(w.fake), `{"conversationId":"slow","invocationNum":0}`, "FAKE_WAKE_SLEEP=5")
-	if out != "{}\n" || d > 1500*time.Millisecond {
+	// It answered before the script's 5 s were up: the watchdog did.
+	if out != "{}\n" || d >= 5*time.Second {
 		t.Errorf("slow wake-up: %q after %v", out, d)
 	}
 	// The deadline kills the whole group, the script's sleep included.

@@ -436,8 +436,8 @@ func TestLockHeldByLiveProcess(t *testing.T) {
 		l()
 		t.Fatal("took a lock a live process holds")
 	}
-	if took < wait || took > wait+2*time.Second {
-		t.Errorf("gave up after %s, want about %s", took, wait)
+	if took < wait { // it waited its time before giving up
+		t.Errorf("gave up after %s, want at least %s", took, wait)
 	}
 	if want := "agyconf (pid " + pid + ")"; told != want || !strings.Contains(err.Error(), want) {
 		t.Errorf("told %q, error %q; want both to name %q", told, err, want)

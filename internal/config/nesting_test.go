@@ -171,14 +171,10 @@ func TestNestingHuge(t *testing.T) {
 			data := c.src(n)
 			start := time.Now()
 			diags := parseNested(t, c, data)
-			took := time.Since(start)
-			t.Logf("%d levels, %d bytes: %v", n, len(data), took)
+			t.Logf("%d levels, %d bytes: %v (BenchmarkDepthScan measures; a hang is the test timeout's)", n, len(data), time.Since(start))
 			_, want := c.at()
 			if len(diags) != 1 || diags[0].Summary != "Nesting too deep" || diags[0].Subject.Start != want {
 				t.Fatalf("want one %q at %d:%d, got %v", "Nesting too deep", want.Line, want.Column, diags)
-			}
-			if took > 20*time.Second {
-				t.Errorf("took %v", took)
 			}
 		})
 	}
