@@ -45,9 +45,10 @@ const defaultSwapRenders = "30"
 // scriptDeadline is the AGYCONF_TEST_DEADLINE of every script, in
 // seconds: an agyconf that runs longer exits 99 ("hung"), which no script
 // expects, so every script also asserts that nothing hangs. It is far
-// above what any run takes (well under a second alone, and 20 s was seen while three test suites shared two cores), so a
-// slow or loaded machine does not fail it, and it asserts no timing: a
-// hang on a FIFO or a device never ends at all.
+// above what any run takes (well under a second alone; 20 s was seen
+// while three test suites shared two cores), so a slow or loaded machine
+// does not fail it, and it asserts no timing: a hang on a FIFO or a
+// device never ends at all.
 const scriptDeadline = "120"
 
 // TestScripts runs the hostile-filesystem scripts in testdata/script: one
