@@ -238,8 +238,9 @@ let
       components path p
       // {
         description = mapNullable esc (p.description or null);
-        disabled = if p.disabled or false then true else null;
-        logo = mapNullable esc (p.logo or null);
+        enabled = p.enabled or null;
+        extra = escValue (p.extra or { });
+        allow_extra = if p.allowExtra or false then true else null;
       }
     );
 
@@ -308,6 +309,7 @@ let
       workflow = mapAttrs (_: workflow) (cfg.workflows or { });
       plugin = mapToAttrs (n: plugin (sub "${root}.plugins" n)) (cfg.plugins or { });
       permissions = permissions (cfg.permissions or { });
+      shared_permissions = permissions (cfg.sharedPermissions or { });
       settings = mapAttrs (_: escValue) (cfg.settings or { });
       acp = mapNullable acp (cfg.acp or null);
       inherit harness;

@@ -34,6 +34,7 @@ var documentSchemas = map[string]string{
 	render.SchemaOf(agy.Settings):    ".json",
 	render.SchemaOf(agy.IDESettings): ".json",
 	"acp-settings":                   ".json",
+	render.SchemaOf(agy.UserConfig):  ".json",
 	schema.State:                     ".json",
 	schema.StateV1:                   ".json",
 }

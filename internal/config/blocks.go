@@ -752,10 +752,12 @@ func SettingValues(key string) (values []string, known bool) {
 	return append([]string(nil), values...), known
 }
 
-func (d *decoder) decodePermissions(b *hcl.Block) *model.Permissions {
+// decodePermissions decodes a permissions or shared_permissions block.
+// where records each entry's list across both blocks: the CLI merges the
+// two files (agy 1.0.5), so an entry belongs in one list of one block.
+func (d *decoder) decodePermissions(b *hcl.Block, where map[string]string) *model.Permissions {
 	p := &model.Permissions{Range: b.DefRange}
 	c := d.content(b.Body, permissionsSchema)
-	where := map[string]string{}
 	for _, list := range []struct {
 		name string
 		dst  *[]string
@@ -774,11 +776,19 @@ func (d *decoder) decodePermissions(b *hcl.Block) *model.Permissions {
 				d.errorf(e.rng, "Invalid permission", "%q is not a permission entry: write action or action(target), with action one of read_file, write_file, read_url, execute_url, command, unsandboxed, mcp — such as \"command(git *)\".", entry)
 				continue
 			}
+			at := list.name
+			if b.Type != "permissions" {
+				at = b.Type + "." + list.name
+			}
 			if other, dup := where[entry]; dup {
+				if strings.Contains(other, ".") != strings.Contains(at, ".") {
+					d.errorf(e.rng, "Duplicate permission", "%q is already listed in %s; the CLI merges its settings.json with the grants shared with Antigravity 2.0 (agy 1.0.5), so list it once: in shared_permissions for both, in permissions for the CLI alone.", entry, other)
+					continue
+				}
 				d.errorf(e.rng, "Duplicate permission", "%q is already listed in %s; agy applies deny over ask over allow, so list it once where you mean it.", entry, other)
 				continue
 			}
-			where[entry] = list.name
+			where[entry] = at
 			*list.dst = append(*list.dst, entry)
 		}
 	}
@@ -883,7 +893,7 @@ func knownSettingNames() []string {
 }
 
 var pluginSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "disabled"}, {Name: "logo"}, {Name: "permissions"}},
+	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "enabled"}, {Name: "extra"}, {Name: "allow_extra"}, {Name: "disabled"}, {Name: "logo"}, {Name: "permissions"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "mcp_server", LabelNames: []string{"name"}},
 		{Type: "hook", LabelNames: []string{"name"}},
@@ -906,11 +916,28 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 	if attr := at["description"]; attr != nil {
 		p.Description, _ = d.nonEmptyStr(attr)
 	}
+	if attr := at["enabled"]; attr != nil {
+		if v, ok := d.boolean(attr); ok {
+			p.Enabled = &v
+		}
+	}
 	if attr := at["disabled"]; attr != nil {
-		p.Disabled, _ = d.boolean(attr)
+		d.errorf(attr.NameRange, "Unsupported argument", "Since agy 1.1.11 plugin enablement lives in ~/.gemini/config/config.json, seeded from plugin.json only when agy first discovers the plugin, so a \"disabled\" written into plugin.json does nothing for a plugin already installed. Write enabled = false: agyconf keeps that entry in config.json.")
 	}
 	if attr := at["logo"]; attr != nil {
-		p.Logo, _ = d.nonEmptyStr(attr)
+		d.errorf(attr.NameRange, "Unsupported argument", "The plugin.json schema of the agy CLI docs has no logo: it allows name and description only. To write a logo anyway, set extra = { logo = \"…\" } and allow_extra = true.")
+	}
+	allow := false
+	if attr := at["allow_extra"]; attr != nil {
+		allow, _ = d.boolean(attr)
+	}
+	if attr := at["extra"]; attr != nil {
+		p.Extra = d.decodeExtra(attr, agy.PluginManifest)
+		if !allow {
+			d.errorf(attr.NameRange, "Extra needs allow_extra", "The plugin.json schema of the agy CLI docs allows only name and description and refuses every other key; agy itself discards keys it does not read (measured on 1.1.25), so the plugin still loads, but a tool that checks the official schema refuses the file. Set allow_extra = true to write these members anyway.")
+		}
+	} else if attr := at["allow_extra"]; attr != nil && allow {
+		d.errorf(attr.NameRange, "Nothing to allow", "allow_extra = true lets a plugin's extra members into plugin.json; this plugin has no extra.")
 	}
 	if attr := at["permissions"]; attr != nil {
 		d.errorf(attr.NameRange, "Plugins cannot declare permissions", "The plugin.json \"permissions\" field some guides describe does not exist (reference §4); declare permissions in the top-level permissions block.")

@@ -117,9 +117,26 @@ func sinceNote(since agy.Version, what string) string {
 	return fmt.Sprintf(" ⚠ %s exists only in agy %s and newer, and a file an older build rejects may be dropped whole, so agyconf writes it only when agyconf.agy_version is %s or newer: safe under every reading. The schema cannot see agy_version from here.", what, since, since)
 }
 
-// patchInputSchema writes the hook block's event properties and the rule
-// that a hook has at least one of them.
+// extraDefs are the input schema's extra = { … } objects and the set of
+// members each may not set.
+var extraDefs = []struct {
+	def string
+	set agy.FieldSet
+}{{"mcpServerExtra", agy.MCPServerEntry}, {"agentExtra", agy.AgentFrontmatter}, {"pluginExtra", agy.PluginManifest}}
+
+// patchInputSchema writes the hook block's event properties, the rule
+// that a hook has at least one of them, and the members each extra
+// object may not set.
 func patchInputSchema(doc *jsonmerge.Doc) error {
+	for _, x := range extraDefs {
+		var names []string
+		for _, f := range agy.OwnFields(x.set) {
+			names = append(names, f.Name)
+		}
+		if err := set(doc, names, "$defs", x.def, "propertyNames", "not", "enum"); err != nil {
+			return err
+		}
+	}
 	var anyOf []any
 	for _, e := range agy.Events() {
 		ref, shape := "#/$defs/handlerBlocks", "One handler per block; repeat the block, or write an array, for more. A matcher is refused here: agy ignores it on this event (reference §2.1)."

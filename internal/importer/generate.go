@@ -74,9 +74,16 @@ func (im *importer) generate() []byte {
 		}
 		b.SetAttributeRaw("body", im.body(w, w.Body))
 	}
-	if p := cfg.Permissions; p != nil {
+	for _, pb := range []struct {
+		block string
+		p     *model.Permissions
+	}{{"permissions", cfg.Permissions}, {"shared_permissions", cfg.SharedPermissions}} {
+		p := pb.p
+		if p == nil {
+			continue
+		}
 		body.AppendNewline()
-		b := body.AppendNewBlock("permissions", nil).Body()
+		b := body.AppendNewBlock(pb.block, nil).Body()
 		for _, l := range []struct {
 			k  string
 			xs []string
@@ -103,11 +110,12 @@ func (im *importer) generate() []byte {
 		if p.Description != "" {
 			b.SetAttributeValue("description", cty.StringVal(p.Description))
 		}
-		if p.Disabled {
-			b.SetAttributeValue("disabled", cty.True)
+		if p.Enabled != nil {
+			b.SetAttributeValue("enabled", cty.BoolVal(*p.Enabled))
 		}
-		if p.Logo != "" {
-			b.SetAttributeValue("logo", cty.StringVal(p.Logo))
+		if len(p.Extra) > 0 {
+			extraAttr(b, p.Extra)
+			b.SetAttributeValue("allow_extra", cty.True)
 		}
 		im.components(b, p.MCPServers, p.Hooks, p.Skills, p.Rules, p.Agents)
 	}
@@ -386,6 +394,19 @@ func strMapTokens(m map[string]model.Str) hclwrite.Tokens {
 		attrs[i] = hclwrite.ObjectAttrTokens{Name: valueTokens(cty.StringVal(k)), Value: strTokens(m[k])}
 	}
 	return hclwrite.TokensForObject(attrs)
+}
+
+// extraAttr writes an extra = { … } argument, members sorted.
+func extraAttr(b *hclwrite.Body, extra map[string]json.RawMessage) {
+	attrs := map[string]cty.Value{}
+	for k, raw := range extra {
+		v, err := jsonToCty(raw)
+		if err != nil {
+			continue
+		}
+		attrs[k] = v
+	}
+	b.SetAttributeRaw("extra", valueTokens(cty.ObjectVal(attrs)))
 }
 
 func jsonToCty(raw json.RawMessage) (cty.Value, error) {

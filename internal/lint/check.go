@@ -50,6 +50,7 @@ type checker struct {
 	// version is Options.AgyVersion: what since judges against.
 	version    agy.Version
 	validators map[string]*schema.Validator // compiled on first use
+	props      map[string][]string          // schema.Properties, by schema and pointer
 	lookPath   func(string) (string, error)
 	credential *regexp.Regexp
 	reference  *regexp.Regexp
@@ -63,6 +64,7 @@ func newChecker(opts Options) *checker {
 	return &checker{
 		version:    opts.AgyVersion,
 		validators: map[string]*schema.Validator{},
+		props:      map[string][]string{},
 		lookPath:   opts.LookPath,
 		machine:    true,
 		reference:  regexp.MustCompile(`^(Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$`),
@@ -196,6 +198,8 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		if c.machine && perm&0o077 != 0 {
 			c.credentials(root, loc, perm, add)
 		}
+	case kindPlugin:
+		c.pluginManifest(root, loc, add)
 	}
 	return out, nil
 }
@@ -315,6 +319,14 @@ func mapFinding(k kind, f schema.Finding) string {
 			return "plugin/permissions"
 		}
 		return "plugin/schema"
+	case kindUserConfig:
+		if len(segs) == 4 && segs[0] == "userSettings" && segs[1] == "globalPermissionGrants" {
+			switch segs[2] {
+			case "allow", "ask", "deny":
+				return "settings/permission-entry"
+			}
+		}
+		return "config/schema"
 	case kindCLISettings, kindIDESettings, kindACPSettings:
 		if len(segs) == 3 && segs[0] == "permissions" {
 			switch segs[1] {
@@ -782,7 +794,7 @@ func Document(path, schemaName string, data []byte, o DocumentOptions) ([]Findin
 
 // kindOfSchema is the kind of document a schema describes.
 func kindOfSchema(name string) (kind, bool) {
-	for _, k := range []kind{kindHooks, kindMCP, kindPlugin, kindSkill, kindRule, kindWorkflow, kindAgent, kindCLISettings, kindIDESettings, kindACPSettings} {
+	for _, k := range []kind{kindHooks, kindMCP, kindPlugin, kindSkill, kindRule, kindWorkflow, kindAgent, kindCLISettings, kindIDESettings, kindACPSettings, kindUserConfig} {
 		if schemaName(k) == name {
 			return k, true
 		}

@@ -39,6 +39,7 @@ const (
 	kindCLISettings kind = "cli-settings"
 	kindIDESettings kind = "ide-settings"
 	kindACPSettings kind = "acp-settings"
+	kindUserConfig  kind = "user-config"
 )
 
 // isRoot reports whether a folder name is a workspace customization root.
@@ -67,7 +68,7 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 		if !fi.IsDir() {
 			k, ok := classifyFile(p)
 			if !ok {
-				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, SKILL.md, or a .md under rules/, workflows/, agents/)", p)
+				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, ~/.gemini/config/config.json, SKILL.md, or a .md under rules/, workflows/, agents/)", p)
 			}
 			fs, err := c.file(p, k)
 			if err != nil {
@@ -229,6 +230,13 @@ func classify(segs []string, inPlugin bool) (kind, bool) {
 		return "", false
 	case "plugin.json":
 		return kindPlugin, true
+	case "config.json":
+		// The user config the CLI shares with Antigravity 2.0; a
+		// repository's .gemini/config.json is another file.
+		if parent == "config" && grand == ".gemini" {
+			return kindUserConfig, true
+		}
+		return "", false
 	case "settings.json":
 		switch parent {
 		case ".antigravity":

@@ -45,7 +45,9 @@ func ruleTable() []Rule {
 		{"plugin/name", Error, "name must match [A-Za-z0-9_-] and not start with '.', or agy plugin install/validate refuse it (reference §4)."},
 		{"plugin/missing-name", Error, "Without name agy falls back to the directory name, but agy plugin validate/install refuse the plugin (reference §4)."},
 		{"plugin/permissions", Error, "plugin.json has no permissions field: the one some guides describe is fabricated, plugins cannot declare permissions (reference §1, §4)."},
-		{"plugin/schema", Error, "plugin.json is a protobuf JSON message with name, description, disabled, logo; a type error means the directory is not a plugin (reference §4)."},
+		{"plugin/schema", Error, "plugin.json is a protobuf JSON message agy reads name, description, disabled and logo from; a type error means the directory is not a plugin (reference §4)."},
+		{"plugin/unknown-field", Warning, "A plugin.json key agyconf does not know: agy discards it and still loads the plugin (measured on 1.1.25), so it is a newer build's field or a misspelling that does nothing; the CLI docs' schema allows only name and description (version, author, repository and license, which Google's own manifests carry, are known; reference §4)."},
+		{"plugin/disabled", Warning, "disabled in plugin.json only seeds the plugin's enablement when agy first discovers it; since agy 1.1.11 ~/.gemini/config/config.json decides afterwards, whatever the manifest says (reference §4; agy CLI changelog 1.1.11)."},
 		{"skill/flat-file", Error, "A flat skills/<name>.md is never discovered; use skills/<name>/SKILL.md (reference §5)."},
 		{"skill/frontmatter", Error, "A SKILL.md needs YAML frontmatter with a description; only name and description reach the prompt (reference §5)."},
 		{"skill/name", Error, "A skill name is lowercase words joined by hyphens (reference §5; HM uses ':' for nesting, S8)."},
@@ -60,6 +62,7 @@ func ruleTable() []Rule {
 		{"agent/frontmatter", Error, "A subagent needs frontmatter with name and description (reference §8)."},
 		{"agent/schema", Error, "The subagent frontmatter does not match what Antigravity reads (reference §8)."},
 		{"settings/permission-entry", Error, "A permission entry is action or action(target), action one of read_file, write_file, read_url, execute_url, command, unsandboxed, mcp (reference §10)."},
+		{"config/schema", Error, "~/.gemini/config/config.json does not match what agy reads of it: a plugin's entry is {\"enabled\": true|false}, the shared permission grants are lists of entries (reference §10; agy CLI changelog 1.1.11; key layout from third-party probes of 1.1.11 and 1.1.12)."},
 		{"settings/schema", Error, "settings.json does not match what Antigravity reads (reference §10; ⚠ the CLI ignored project settings on 1.2.0 while rulesync says it merges them, §0.9)."},
 	}
 }

@@ -33,19 +33,22 @@ const (
 
 // Config is a whole decoded input: one file or every file of a directory.
 type Config struct {
-	Agyconf     Agyconf             `json:"agyconf"`
-	Tools       map[string]Tool     `json:"tools,omitempty"`
-	MCPServers  []*MCPServer        `json:"mcp_servers,omitempty"`
-	Hooks       []*Hook             `json:"hooks,omitempty"`
-	Skills      []*Skill            `json:"skills,omitempty"`
-	Rules       []*Rule             `json:"rules,omitempty"`
-	Agents      []*Agent            `json:"agents,omitempty"`
-	Workflows   []*Workflow         `json:"workflows,omitempty"`
-	Permissions *Permissions        `json:"permissions,omitempty"`
-	Settings    map[string]*Setting `json:"settings,omitempty"`
-	Plugins     []*Plugin           `json:"plugins,omitempty"`
-	Harnesses   []*Harness          `json:"harnesses,omitempty"`
-	ACP         *ACP                `json:"acp,omitempty"`
+	Agyconf     Agyconf         `json:"agyconf"`
+	Tools       map[string]Tool `json:"tools,omitempty"`
+	MCPServers  []*MCPServer    `json:"mcp_servers,omitempty"`
+	Hooks       []*Hook         `json:"hooks,omitempty"`
+	Skills      []*Skill        `json:"skills,omitempty"`
+	Rules       []*Rule         `json:"rules,omitempty"`
+	Agents      []*Agent        `json:"agents,omitempty"`
+	Workflows   []*Workflow     `json:"workflows,omitempty"`
+	Permissions *Permissions    `json:"permissions,omitempty"`
+	// SharedPermissions are the grants shared with Antigravity 2.0, kept
+	// in ~/.gemini/config/config.json (the shared_permissions block).
+	SharedPermissions *Permissions        `json:"shared_permissions,omitempty"`
+	Settings          map[string]*Setting `json:"settings,omitempty"`
+	Plugins           []*Plugin           `json:"plugins,omitempty"`
+	Harnesses         []*Harness          `json:"harnesses,omitempty"`
+	ACP               *ACP                `json:"acp,omitempty"`
 	// Files lists the files decoded, in load order.
 	Files []string `json:"-"`
 	// Inputs is everything outside the config's text that decoding
@@ -315,7 +318,8 @@ type Workflow struct {
 	Range       hcl.Range `json:"-"`
 }
 
-// Permissions is the one place for allow/ask/deny entries.
+// Permissions are allow/ask/deny entries: of the CLI's settings.json (the
+// permissions block), or shared with Antigravity 2.0 (shared_permissions).
 type Permissions struct {
 	Allow []string  `json:"allow,omitempty"`
 	Ask   []string  `json:"ask,omitempty"`
@@ -332,16 +336,22 @@ type Setting struct {
 
 // Plugin is a plugin tree: plugin.json plus nested components.
 type Plugin struct {
-	Name        string       `json:"name"`
-	Description string       `json:"description,omitempty"`
-	Disabled    bool         `json:"disabled,omitempty"`
-	Logo        string       `json:"logo,omitempty"`
-	MCPServers  []*MCPServer `json:"mcp_servers,omitempty"`
-	Hooks       []*Hook      `json:"hooks,omitempty"`
-	Skills      []*Skill     `json:"skills,omitempty"`
-	Rules       []*Rule      `json:"rules,omitempty"`
-	Agents      []*Agent     `json:"agents,omitempty"`
-	Range       hcl.Range    `json:"-"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Enabled, when set, is the plugin's entry in ~/.gemini/config/config.json,
+	// where agy keeps enablement since 1.1.11; nil leaves it to agy, which
+	// seeds it enabled when it first discovers the plugin.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Extra are more plugin.json members, written as given: the official
+	// schema allows only name and description, so the decoder takes them
+	// only with allow_extra.
+	Extra      map[string]json.RawMessage `json:"extra,omitempty"`
+	MCPServers []*MCPServer               `json:"mcp_servers,omitempty"`
+	Hooks      []*Hook                    `json:"hooks,omitempty"`
+	Skills     []*Skill                   `json:"skills,omitempty"`
+	Rules      []*Rule                    `json:"rules,omitempty"`
+	Agents     []*Agent                   `json:"agents,omitempty"`
+	Range      hcl.Range                  `json:"-"`
 }
 
 // Harness is a `harness` block, kept as declared; internal/harness expands

@@ -291,12 +291,21 @@ let
   pluginType = types.submodule {
     options = {
       description = nullOrStr "Plugin description.";
-      disabled = mkOption {
+      enabled = nullOrBool "Whether the plugin is on, kept in `~/.gemini/config/config.json` (where agy reads enablement since 1.1.11); null leaves it to agy, which seeds it enabled when it first discovers the plugin.";
+      extra = mkOption {
+        type = types.attrsOf jsonFormat.type;
+        default = { };
+        example = {
+          version = "1.2.0";
+          logo = "assets/logo.png";
+        };
+        description = "More `plugin.json` members, written as given (needs `allowExtra`): the CLI docs' schema allows only `name` and `description`, agy discards what it does not read.";
+      };
+      allowExtra = mkOption {
         type = types.bool;
         default = false;
-        description = "Install the plugin switched off.";
+        description = "Write `extra` into `plugin.json` although the CLI docs' schema refuses keys other than `name` and `description`.";
       };
-      logo = nullOrStr "Logo of the plugin.";
       mcpServers = attrsOfOption mcpServerType "MCP servers of the plugin, as `programs.agyconf.mcpServers`.";
       hooks = attrsOfOption hookType "Hooks of the plugin, as `programs.agyconf.hooks`.";
       skills = attrsOfOption skillType "Skills of the plugin, as `programs.agyconf.skills`.";
@@ -587,7 +596,7 @@ in
       example = {
         skills = ".gemini/antigravity-cli/skills";
       };
-      description = "Path overrides relative to `$HOME`, keyed by artifact (`mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `ide_settings`, `acp_settings`).";
+      description = "Path overrides relative to `$HOME`, keyed by artifact (`mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `ide_settings`, `acp_settings`, `user_config`).";
     };
 
     tools = mkOption {
@@ -669,6 +678,22 @@ in
       };
       default = { };
       description = "agy's permission lists; an entry may appear in only one (agy applies deny over ask over allow).";
+    };
+
+    sharedPermissions = mkOption {
+      type = types.submodule {
+        options = lib.genAttrs [ "allow" "ask" "deny" ] (
+          list:
+          mkOption {
+            type = types.listOf types.str;
+            default = [ ];
+            example = [ "command(git status)" ];
+            description = "Grants shared with Antigravity 2.0 that agy treats as `${list}`.";
+          }
+        );
+      };
+      default = { };
+      description = "Permission grants shared with Antigravity 2.0, kept in `~/.gemini/config/config.json` (`userSettings.globalPermissionGrants`), which the CLI merges with its own `settings.json`; an entry may appear once across `permissions` and `sharedPermissions`.";
     };
 
     settings = mkOption {

@@ -118,6 +118,11 @@ permissions {
   ask   = ["command(git push *)", "write_file(/etc/*)"]
   deny  = ["command(rm -rf *)", "unsandboxed", "execute_url"]
 }
+
+shared_permissions {
+  allow = ["command(ls)", "read_url(https://go.dev/*)"]
+  deny  = ["command(git push --force *)"]
+}
 settings {
   toolPermission          = "request-review"
   artifactReviewPolicy    = "agent-decides"
@@ -133,7 +138,9 @@ settings {
 }
 plugin "team-tools" {
   description = "Our shared tools"
-  logo        = "assets/logo.png"
+  enabled     = true
+  extra       = { logo = "assets/logo.png", version = "1.2.0" }
+  allow_extra = true
   mcp_server "docs" {
     command = "docs-mcp"
     args    = ["--index", "team"]
@@ -181,7 +188,7 @@ plugin "team-tools" {
   }
 }
 plugin "off" {
-  disabled = true
+  enabled = false
   rule "noop" { body = "Nothing." }
 }
 harness "mempalace" {

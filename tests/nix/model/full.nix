@@ -151,6 +151,7 @@ in
       settings = ".config/agy/settings.json";
       ide_settings = ".config/agy/ide-settings.json";
       acp_settings = ".config/agy/acp-settings.json";
+      user_config = ".config/agy/config.json";
     };
     tools = {
       github-mcp-server = "/home/me/.nix-profile/bin/github-mcp-server";
@@ -202,8 +203,13 @@ in
     };
     plugins.team-tools = {
       description = "Our shared tools";
-      disabled = true;
-      logo = "assets/logo.png";
+      enabled = false;
+      extra = {
+        logo = "assets/logo.png";
+        version = "\${VERSION}";
+        author.name = "Team";
+      };
+      allowExtra = true;
       mcpServers = {
         docs = localServer;
         search = remoteServer;
@@ -242,6 +248,11 @@ in
       ];
       ask = [ "write_file" ];
       deny = [ "command(rm -rf \${HOME})" ];
+    };
+    sharedPermissions = {
+      allow = [ "command(ls)" ];
+      ask = [ "mcp(github/create_issue)" ];
+      deny = [ "command(git push --force *)" ];
     };
     settings = {
       toolPermission = "proceed-in-sandbox";

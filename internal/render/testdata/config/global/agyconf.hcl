@@ -127,6 +127,11 @@ permissions {
   deny  = ["command(rm -rf *)"]
 }
 
+shared_permissions {
+  allow = ["command(ls)"]
+  ask   = ["mcp(github/create_issue)"]
+}
+
 settings {
   toolPermission = "request-review"
   statusLine     = { enabled = true, format = "{model}" }
@@ -134,7 +139,9 @@ settings {
 
 plugin "team-tools" {
   description = "Our shared tools"
-  logo        = "logo.png"
+  enabled     = false
+  extra       = { logo = "logo.png", license = "Apache-2.0" }
+  allow_extra = true
   mcp_server "docs" {
     command = "docs-mcp"
   }
