@@ -146,6 +146,9 @@ let
       ) (s.oauth or null);
       disabled = if s.disabled or false then true else null;
       disabled_tools = map esc (s.disabledTools or [ ]);
+      enabled_tools = map esc (s.enabledTools or [ ]);
+      timeout_seconds = s.timeoutSeconds or null;
+      tool = mapAttrs (_: t: { inherit (t) eager; }) (s.tools or { });
       secret_mode = s.secretMode or null;
     };
 

@@ -8,6 +8,14 @@ type Feature string
 const (
 	// PromptHandlers: hook handlers of type "prompt".
 	PromptHandlers Feature = "hooks/prompt-handler"
+	// MCPURL: a remote server's address in url, beside serverUrl.
+	MCPURL Feature = "mcp/url"
+	// MCPTimeoutSeconds: a server's launch timeout, timeoutSeconds.
+	MCPTimeoutSeconds Feature = "mcp/timeout-seconds"
+	// MCPEnabledTools: a server's allowlist of tools, enabledTools.
+	MCPEnabledTools Feature = "mcp/enabled-tools"
+	// MCPToolLoading: per-tool settings of a server, tools.<tool>.eager.
+	MCPToolLoading Feature = "mcp/tool-loading"
 )
 
 // Behaviour is one version-dependent behaviour.
@@ -26,6 +34,14 @@ type Behaviour struct {
 func behaviours() []Behaviour {
 	return []Behaviour{
 		{Feature: PromptHandlers, Summary: `hook handlers with "type": "prompt" (a model call instead of a command)`, Since: V(1, 1, 25), Source: Source{Probe, "1.1.25 and 1.1.26 (reference §0.5); unknown to older builds, which drop the whole hooks.json"}},
+		{Feature: MCPURL, Summary: "a remote MCP server's address in `url` as well as `serverUrl` (agyconf writes serverUrl)", Since: V(1, 0, 5),
+			Source: Source{Changelog, "1.0.5 (url in mcp_config.json; Antigravity 2.0 v2.1.4); an older build ignores url, and the server connects nowhere"}},
+		{Feature: MCPTimeoutSeconds, Summary: "`timeoutSeconds` on an MCP server: how long agy waits for it to launch, -1 for no limit", Since: V(1, 0, 7),
+			Source: Source{Changelog, "1.0.7 (a configurable launch timeout, -1 disables it); the field is first named timeoutSeconds in 1.1.16. The earlier version is used: a build in between that ignores the field starts the server with its default timeout, and no live file is called wrong for it"}},
+		{Feature: MCPEnabledTools, Summary: "`enabledTools` on an MCP server: the tools agy offers, all others hidden", Since: V(1, 1, 16),
+			Source: Source{Changelog, "1.1.16 (the /mcp panel keeps enabledTools, written by newer clients); an older build ignores it and offers every tool of the server"}},
+		{Feature: MCPToolLoading, Summary: "per-tool settings of an MCP server, `tools.<tool>.eager` (load the tool's declaration at startup)", Since: V(1, 1, 16),
+			Source: Source{Changelog, "1.1.16 names tools.eager; the per-tool shape tools.<tool>.eager is a third-party reading (an mcp_config.json written by Antigravity with tools.<name>.eager and .background), the only one under which writing it cannot cost the server"}},
 	}
 }
 

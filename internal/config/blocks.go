@@ -159,9 +159,15 @@ var mcpServerSchema = &hcl.BodySchema{
 		{Name: "command"}, {Name: "args"}, {Name: "env"}, {Name: "cwd"},
 		{Name: "server_url"}, {Name: "headers"}, {Name: "auth_provider_type"},
 		{Name: "disabled"}, {Name: "disabled_tools"}, {Name: "secret_mode"},
+		{Name: "enabled_tools"}, {Name: "timeout_seconds"},
 		{Name: "enabled"}, {Name: "url"}, {Name: "serverUrl"}, {Name: "httpUrl"}, {Name: "http_url"},
+		{Name: "tools"}, {Name: "timeout"},
 	},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "oauth"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "oauth"}, {Type: "tool", LabelNames: []string{"name"}}},
+}
+
+var mcpToolSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "eager"}},
 }
 
 var oauthSchema = &hcl.BodySchema{
@@ -231,6 +237,7 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 			srv.DisabledTools = tools
 		}
 	}
+	d.decodeServerTools(srv, c)
 	var oauthBlock *hcl.Block
 	for _, ob := range c.Blocks.OfType("oauth") {
 		if oauthBlock != nil {
@@ -280,6 +287,82 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 		return nil
 	}
 	return srv
+}
+
+// decodeServerTools decodes what a server says about its tools and its
+// launch: enabled_tools, timeout_seconds and tool blocks, each read only by
+// newer agy builds (internal/agy's table).
+func (d *decoder) decodeServerTools(srv *model.MCPServer, c *hcl.BodyContent) {
+	at := c.Attributes
+	if attr := at["tools"]; attr != nil {
+		d.errorf(attr.NameRange, "Unsupported argument", "Write each tool's settings as a block: tool \"NAME\" { eager = true }, written as tools.NAME.eager.")
+	}
+	if attr := at["timeout"]; attr != nil {
+		d.errorf(attr.NameRange, "Unsupported argument", "agy reads a server's launch timeout as timeoutSeconds: write timeout_seconds (-1 for no limit).")
+	}
+	if attr := at["enabled_tools"]; attr != nil {
+		if tools, ok := d.strList(attr); ok && d.newer(attr.NameRange, agy.MCPEnabledTools, "enabled_tools") {
+			srv.EnabledTools = tools
+		}
+		if dt := at["disabled_tools"]; dt != nil {
+			d.errorf(dt.NameRange, "Conflicting arguments", "Write one of enabled_tools (the only tools agy offers) and disabled_tools (the tools it hides), not both: no source says how agy combines the two lists.")
+		}
+	}
+	if attr := at["timeout_seconds"]; attr != nil {
+		if n, ok := d.integer(attr, -1, 1<<31-1); ok {
+			switch {
+			case n == 0:
+				d.errorf(attr.Expr.Range(), "Invalid timeout", "timeout_seconds is how long agy waits for the server to launch: a number of seconds, or -1 for no limit (agy CLI changelog 1.0.7); 0 has no documented meaning.")
+			case d.newer(attr.NameRange, agy.MCPTimeoutSeconds, "timeout_seconds"):
+				srv.TimeoutSeconds = &n
+			}
+		}
+	}
+	var first map[string]*hcl.Block
+	for _, tb := range c.Blocks.OfType("tool") {
+		name := tb.Labels[0]
+		if strings.TrimSpace(name) == "" || strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			d.errorf(tb.LabelRanges[0], "Invalid name", "A tool name is the name the server gives the tool, such as \"list_servers\": not empty, no control characters.")
+			continue
+		}
+		if prev, dup := first[name]; dup {
+			d.duplicate(tb, prev, "tool block")
+			continue
+		}
+		if first == nil {
+			first = map[string]*hcl.Block{}
+		}
+		first[name] = tb
+		tc := d.content(tb.Body, mcpToolSchema)
+		t := &model.MCPTool{Range: tb.DefRange}
+		attr := tc.Attributes["eager"]
+		if attr == nil {
+			d.errorf(tb.Body.MissingItemRange(), "Missing required argument", "A tool block sets eager: true loads the tool's declaration at startup, false on demand.")
+			continue
+		}
+		if v, ok := d.boolean(attr); ok {
+			t.Eager = &v
+		}
+		if !d.newer(tb.DefRange, agy.MCPToolLoading, "A tool block") {
+			continue
+		}
+		if srv.Tools == nil {
+			srv.Tools = map[string]*model.MCPTool{}
+		}
+		srv.Tools[name] = t
+	}
+}
+
+// newer reports whether the config's agy_version has feature f, and
+// otherwise refuses what at rng uses it: written for a build that does not
+// read it, it does nothing (or not what was meant) without a word.
+func (d *decoder) newer(rng hcl.Range, f agy.Feature, what string) bool {
+	b := agy.BehaviourOf(f)
+	if d.agyVersion.AtLeast(b.Since) {
+		return true
+	}
+	d.errorf(rng, "Needs a newer agy_version", "%s is read by agy %s and newer (%s). Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", what, b.Since, b.Source, b.Since)
+	return false
 }
 
 // hookSchema takes every event's block (internal/agy's table), and the

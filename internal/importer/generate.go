@@ -220,6 +220,13 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 	if len(s.DisabledTools) > 0 {
 		b.SetAttributeValue("disabled_tools", strList(s.DisabledTools))
 	}
+	if len(s.EnabledTools) > 0 {
+		b.SetAttributeValue("enabled_tools", strList(s.EnabledTools))
+	}
+	if s.TimeoutSeconds != nil {
+		b.SetAttributeValue("timeout_seconds", cty.NumberIntVal(int64(*s.TimeoutSeconds)))
+	}
+
 	if !s.Remote() && s.SecretMode == model.SecretInline {
 		b.AppendUnstructuredTokens(comment("# The credentials below were inline in the live file; \"inline\" keeps them there (mode 0600).\n# Remove secret_mode to have agyhook exec-env read them when agy starts the server instead.\n"))
 		b.SetAttributeValue("secret_mode", cty.StringVal(model.SecretInline))
@@ -229,6 +236,11 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 		o.SetAttributeRaw("client_id", strTokens(s.OAuth.ClientID))
 		if s.OAuth.ClientSecret != nil {
 			o.SetAttributeRaw("client_secret", strTokens(s.OAuth.ClientSecret))
+		}
+	}
+	for _, name := range sortedKeys(s.Tools) {
+		if t := s.Tools[name]; t.Eager != nil {
+			b.AppendNewBlock("tool", []string{name}).Body().SetAttributeValue("eager", cty.BoolVal(*t.Eager))
 		}
 	}
 	var todo []string

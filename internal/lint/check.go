@@ -195,6 +195,7 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		c.hooks(root, loc, inPlugin, add, addSince)
 	case kindMCP:
 		c.commands(root, loc, add)
+		c.mcpNewer(root, loc, addSince)
 		if c.machine && perm&0o077 != 0 {
 			c.credentials(root, loc, perm, add)
 		}

@@ -191,6 +191,13 @@ type MCPServer struct {
 	OAuth            *OAuth         `json:"oauth,omitempty"`
 	Disabled         bool           `json:"disabled,omitempty"`
 	DisabledTools    []string       `json:"disabled_tools,omitempty"`
+	// EnabledTools, when set, are the only tools agy offers (agy 1.1.16).
+	EnabledTools []string `json:"enabled_tools,omitempty"`
+	// TimeoutSeconds is how long agy waits for the server to launch; -1
+	// waits for ever (agy 1.0.7). Nil leaves agy's default.
+	TimeoutSeconds *int `json:"timeout_seconds,omitempty"`
+	// Tools are per-tool settings, by tool name (agy 1.1.16).
+	Tools map[string]*MCPTool `json:"tools,omitempty"`
 	// SecretMode is how the server's secrets reach it: SecretExec or
 	// SecretInline, already resolved against the agyconf block's default.
 	SecretMode string    `json:"secret_mode,omitempty"`
@@ -199,6 +206,14 @@ type MCPServer struct {
 
 // Remote reports whether the server is reached over the network.
 func (s *MCPServer) Remote() bool { return s.ServerURL != "" }
+
+// MCPTool is one tool's settings under a server's tools.
+type MCPTool struct {
+	// Eager loads the tool's declaration into the prompt at startup
+	// instead of on demand.
+	Eager *bool     `json:"eager,omitempty"`
+	Range hcl.Range `json:"-"`
+}
 
 // OAuth holds a remote server's OAuth client.
 type OAuth struct {

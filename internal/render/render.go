@@ -255,6 +255,27 @@ func (r *renderer) mcpServers(servers []*model.MCPServer, org Origins) (doc map[
 		if len(s.DisabledTools) > 0 {
 			m["disabledTools"] = strings2any(s.DisabledTools)
 		}
+		if len(s.EnabledTools) > 0 {
+			m["enabledTools"] = strings2any(s.EnabledTools)
+		}
+		if s.TimeoutSeconds != nil {
+			m["timeoutSeconds"] = *s.TimeoutSeconds
+		}
+		if len(s.Tools) > 0 {
+			// tools.<tool>.eager: the one reading of the changelog's
+			// tools.eager under which writing it cannot cost the server
+			// (internal/agy's table).
+			tools := map[string]any{}
+			for name, t := range s.Tools {
+				org.add(t.Range, "mcpServers", s.Name, "tools", name)
+				entry := map[string]any{}
+				if t.Eager != nil {
+					entry["eager"] = *t.Eager
+				}
+				tools[name] = entry
+			}
+			m["tools"] = tools
+		}
 		all[s.Name] = m
 	}
 	return map[string]any{"mcpServers": all}, secret

@@ -180,6 +180,31 @@ let
         default = [ ];
         description = "Tools of this server agy must not offer.";
       };
+      enabledTools = mkOption {
+        type = types.listOf types.str;
+        default = [ ];
+        description = "The only tools of this server agy offers (`enabledTools`, agy 1.1.16 or newer: set `agyVersion`). Not together with `disabledTools`.";
+      };
+      timeoutSeconds = mkOption {
+        type = types.nullOr types.int;
+        default = null;
+        description = "How long agy waits for the server to launch, in seconds; -1 for no limit (`timeoutSeconds`, agy 1.0.7 or newer: set `agyVersion`).";
+      };
+      tools = mkOption {
+        type = types.attrsOf (
+          types.submodule {
+            options.eager = mkOption {
+              type = types.bool;
+              description = "Load the tool's declaration at startup (`true`) or on demand (`false`).";
+            };
+          }
+        );
+        default = { };
+        example = {
+          list_servers.eager = true;
+        };
+        description = "Per-tool settings, by tool name, written as `tools.<tool>.eager` (agy 1.1.16 or newer: set `agyVersion`).";
+      };
       secretMode = mkOption {
         type = types.nullOr secretModeType;
         default = null;
@@ -377,6 +402,9 @@ let
     "disabled"
     "enabled"
     "disabledTools"
+    "enabledTools"
+    "timeoutSeconds"
+    "tools"
     "type" # added by programs.mcp integration; agy does not need it
   ];
 
@@ -407,6 +435,12 @@ let
           };
       disabled = (s.disabled or false) || (s.enabled or true) == false;
       disabledTools = s.disabledTools or [ ];
+      enabledTools = s.enabledTools or [ ];
+      timeoutSeconds = s.timeoutSeconds or null;
+      # Only the per-tool shape, tools.<tool>.eager, is carried over.
+      tools = lib.mapAttrs (_: t: { inherit (t) eager; }) (
+        lib.filterAttrs (_: t: builtins.isAttrs t && t ? eager) (s.tools or { })
+      );
       secretMode = null;
     };
 

@@ -26,6 +26,17 @@ mcp_server "off" {
   command  = "xmsg"
   disabled = true
 }
+mcp_server "coolify" {
+  command         = "coolify-mcp"
+  enabled_tools   = ["list_servers", "get_application_logs"]
+  timeout_seconds = -1
+  tool "list_servers" {
+    eager = true
+  }
+  tool "get_application_logs" {
+    eager = false
+  }
+}
 mcp_server "linear" {
   server_url     = "https://mcp.linear.app/sse"
   headers        = { Authorization = "Bearer ${secret_file("/run/secrets/linear")}" }

@@ -107,7 +107,15 @@ let
       };
     };
     disabled = false;
-    disabledTools = [ "delete_issue" ];
+    enabledTools = [
+      "get_issue"
+      "\${not_expanded}"
+    ];
+    timeoutSeconds = -1;
+    tools = {
+      get_issue.eager = true;
+      list_issues.eager = false;
+    };
     secretMode = "inline";
   };
   agent = {

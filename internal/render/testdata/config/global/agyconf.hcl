@@ -40,6 +40,16 @@ mcp_server "off" {
   disabled = true
 }
 
+# Read by newer builds only: agy_version says this one has them.
+mcp_server "coolify" {
+  command         = "coolify-mcp"
+  enabled_tools   = ["list_servers"]
+  timeout_seconds = 180
+  tool "list_servers" {
+    eager = true
+  }
+}
+
 hook "audit" {
   pre_tool_use {
     matcher = "run_command"
