@@ -149,6 +149,7 @@ let
       enabled_tools = map esc (s.enabledTools or [ ]);
       timeout_seconds = s.timeoutSeconds or null;
       tool = mapAttrs (_: t: { inherit (t) eager; }) (s.tools or { });
+      extra = escValue (s.extra or { });
       secret_mode = s.secretMode or null;
     };
 
@@ -217,6 +218,7 @@ let
       command_execution_policy = mapNullable esc (a.commandExecutionPolicy or null);
       hidden = a.hidden or null;
       inherit_mcp = a.inheritMcp or null;
+      extra = escValue (a.extra or { });
     };
 
   workflow =

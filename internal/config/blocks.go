@@ -161,7 +161,7 @@ var mcpServerSchema = &hcl.BodySchema{
 		{Name: "disabled"}, {Name: "disabled_tools"}, {Name: "secret_mode"},
 		{Name: "enabled_tools"}, {Name: "timeout_seconds"},
 		{Name: "enabled"}, {Name: "url"}, {Name: "serverUrl"}, {Name: "httpUrl"}, {Name: "http_url"},
-		{Name: "tools"}, {Name: "timeout"},
+		{Name: "tools"}, {Name: "timeout"}, {Name: "extra"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "oauth"}, {Type: "tool", LabelNames: []string{"name"}}},
 }
@@ -238,6 +238,9 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 		}
 	}
 	d.decodeServerTools(srv, c)
+	if attr := at["extra"]; attr != nil {
+		srv.Extra = d.decodeExtra(attr, agy.MCPServerEntry)
+	}
 	var oauthBlock *hcl.Block
 	for _, ob := range c.Blocks.OfType("oauth") {
 		if oauthBlock != nil {
@@ -741,6 +744,7 @@ var agentSchema = &hcl.BodySchema{
 		{Name: "description"}, {Name: "body"}, {Name: "model"}, {Name: "tools"},
 		{Name: "mcp_servers"}, {Name: "skills"}, {Name: "main_agent"}, {Name: "subagent"},
 		{Name: "command_execution_policy"}, {Name: "hidden"}, {Name: "inherit_mcp"},
+		{Name: "extra"},
 	},
 }
 
@@ -787,6 +791,10 @@ func (d *decoder) decodeAgent(b *hcl.Block, s seen, ns string) *model.Agent {
 				*f.dst = &v
 			}
 		}
+	}
+	// The escape hatch: frontmatter keys agyconf does not know yet.
+	if attr := at["extra"]; attr != nil {
+		a.Extra = d.decodeExtra(attr, agy.AgentFrontmatter)
 	}
 	if !nameOK {
 		return nil

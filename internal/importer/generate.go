@@ -185,6 +185,9 @@ func (im *importer) components(body *hclwrite.Body, servers []*model.MCPServer, 
 				b.SetAttributeValue(l.k, cty.BoolVal(*l.v))
 			}
 		}
+		if len(a.Extra) > 0 {
+			extraAttr(b, a.Extra)
+		}
 		b.SetAttributeRaw("body", im.body(a, a.Body))
 	}
 }
@@ -227,6 +230,9 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 		b.SetAttributeValue("timeout_seconds", cty.NumberIntVal(int64(*s.TimeoutSeconds)))
 	}
 
+	if len(s.Extra) > 0 {
+		extraAttr(b, s.Extra)
+	}
 	if !s.Remote() && s.SecretMode == model.SecretInline {
 		b.AppendUnstructuredTokens(comment("# The credentials below were inline in the live file; \"inline\" keeps them there (mode 0600).\n# Remove secret_mode to have agyhook exec-env read them when agy starts the server instead.\n"))
 		b.SetAttributeValue("secret_mode", cty.StringVal(model.SecretInline))

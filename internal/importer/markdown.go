@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -509,7 +510,13 @@ func (im *importer) agents(dir, outDir string) []*model.Agent {
 					a.InheritMCP = &b
 				}
 			default:
-				im.skip(rel, k, "a frontmatter key the input language does not know; it is not written")
+				// A key agyconf does not know is carried over as it is.
+				if raw, ok := im.extraMember(rel, k, pointer(k), k, v, true); ok {
+					if a.Extra == nil {
+						a.Extra = map[string]json.RawMessage{}
+					}
+					a.Extra[k] = raw
+				}
 			}
 		}
 		if bad || body == "" {

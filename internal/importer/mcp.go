@@ -121,16 +121,24 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 		im.skip(file, unit, "authProviderType %q: agy accepts only \"google_credentials\" and drops the server", a)
 		return nil
 	}
+	var extra map[string]json.RawMessage
 	for _, k := range sortedKeys(m) {
-		if !mcpKnown[k] {
-			im.skip(file, unit+"."+k, "unknown key; agy ignores it and the input language has no place for it")
+		if mcpKnown[k] {
+			continue
+		}
+		// A field agyconf does not know is carried over as it is.
+		if raw, ok := im.extraMember(file, unit+"."+k, pointer("mcpServers", name, k), k, m[k], true); ok {
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
+			extra[k] = raw
 		}
 	}
 	if e, has := m["enabled"]; has {
 		im.skip(file, unit+".enabled", "agy does not read enabled on a server (it runs whatever enabled says: %v); write disabled = true to turn it off", jsonText(e))
 	}
 
-	srv := &model.MCPServer{Name: name}
+	srv := &model.MCPServer{Name: name, Extra: extra}
 	secretsBefore := im.nSecrets
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	// Every URL field, the ones agy ignores too, is searched for

@@ -99,9 +99,8 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 				im.skip(manifest, "", "logo is not a string: agy does not treat the folder as a plugin")
 				return nil
 			}
-			raw, err := json.Marshal(v)
-			if err != nil {
-				im.skip(manifest, k, "cannot be written: %v", err)
+			raw, ok := im.extraMember(manifest, k, pointer(k), k, v, false)
+			if !ok {
 				continue
 			}
 			if pl.Extra == nil {

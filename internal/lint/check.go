@@ -196,6 +196,7 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 	case kindMCP:
 		c.commands(root, loc, add)
 		c.mcpNewer(root, loc, addSince)
+		c.mcpUnknown(root, loc, add)
 		if c.machine && perm&0o077 != 0 {
 			c.credentials(root, loc, perm, add)
 		}
@@ -207,6 +208,8 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 
 func (c *checker) markdown(k kind, data []byte, add func(string, int, int, string, string)) {
 	switch k {
+	case kindAgent:
+		c.agentUnknown(data, add)
 	case kindSkill:
 		_, body, _, err := frontmatter.Split(data)
 		if l := agy.LimitOf(agy.SkillBody); err == nil && l.Exceeds(string(body)) {

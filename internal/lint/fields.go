@@ -3,7 +3,9 @@ package lint
 import (
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/schema"
 )
 
@@ -32,6 +34,8 @@ func unknownWhy(rule string) string {
 	switch rule {
 	case "mcp/unknown-field":
 		return "agy ignores keys it does not read (reference §3), so it is a newer build's field or a misspelling that does nothing"
+	case "agent/unknown-field":
+		return "agy adds subagent keys between releases and no source shows an unknown one dropping the subagent (reference §8), so it is a newer build's key or a misspelling that does nothing"
 	case "plugin/unknown-field":
 		return "agy discards keys it does not read and still loads the plugin (measured on 1.1.25), so it is a newer build's field or a misspelling that does nothing, and the CLI docs' schema refuses it"
 	}
@@ -73,4 +77,40 @@ func sortedMembers(m map[string]any) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// agentUnknown reports the frontmatter keys of a subagent agyconf does not
+// know (agent/unknown-field), each on the line of its key.
+func (c *checker) agentUnknown(data []byte, add func(string, int, int, string, string)) {
+	fm, _, line, err := frontmatter.Split(data)
+	if err != nil {
+		return
+	}
+	m, err := frontmatter.Parse(fm)
+	if err != nil {
+		return
+	}
+	known, err := c.properties("agent-frontmatter", "")
+	if err != nil {
+		panic(fmt.Sprintf("lint: %v", err))
+	}
+	lines := strings.Split(string(fm), "\n")
+	for _, k := range sortedMembers(m) {
+		if slices.Contains(known, k) {
+			continue
+		}
+		l := 0
+		for i, text := range lines {
+			// A top-level key starts its line; quoted keys are found too.
+			if t := strings.TrimRight(text, " \t\r"); strings.HasPrefix(t, k+":") || strings.HasPrefix(t, `"`+k+`":`) || strings.HasPrefix(t, "'"+k+"':") {
+				l = line + i
+				break
+			}
+		}
+		col := 0
+		if l > 0 {
+			col = 1
+		}
+		add("agent/unknown-field", l, col, "/"+escape(k), fmt.Sprintf("%q is a frontmatter key agyconf does not know: %s; agyconf writes such a key only from extra = { … }", k, unknownWhy("agent/unknown-field")))
+	}
 }

@@ -37,3 +37,15 @@ func (c *checker) mcpNewer(root any, loc *locator, addSince func(agy.Version, st
 		}
 	}
 }
+
+// mcpUnknown reports the members of each server agyconf does not know
+// (mcp/unknown-field): a warning, since agy ignores them.
+func (c *checker) mcpUnknown(root any, loc *locator, add func(string, int, int, string, string)) {
+	top, _ := root.(map[string]any)
+	servers, _ := top["mcpServers"].(map[string]any)
+	for _, name := range sortedMembers(servers) {
+		if s, ok := servers[name].(map[string]any); ok {
+			c.unknownFields("mcp/unknown-field", "mcp_config", "/$defs/server", s, "/mcpServers/"+escape(name), loc, add, "the server "+name)
+		}
+	}
+}

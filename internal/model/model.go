@@ -198,6 +198,10 @@ type MCPServer struct {
 	TimeoutSeconds *int `json:"timeout_seconds,omitempty"`
 	// Tools are per-tool settings, by tool name (agy 1.1.16).
 	Tools map[string]*MCPTool `json:"tools,omitempty"`
+	// Extra are more members of the server's entry, written as given:
+	// fields agy reads that agyconf does not know yet (never one it
+	// writes itself, never a secret).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 	// SecretMode is how the server's secrets reach it: SecretExec or
 	// SecretInline, already resolved against the agyconf block's default.
 	SecretMode string    `json:"secret_mode,omitempty"`
@@ -310,19 +314,22 @@ type Rule struct {
 
 // Agent is a subagent: markdown whose body is the system prompt.
 type Agent struct {
-	Name                   string    `json:"name"`
-	Description            string    `json:"description"`
-	Body                   string    `json:"body"`
-	Model                  string    `json:"model,omitempty"`
-	Tools                  []string  `json:"tools,omitempty"`
-	MCPServers             []string  `json:"mcp_servers,omitempty"`
-	Skills                 []string  `json:"skills,omitempty"`
-	MainAgent              *bool     `json:"main_agent,omitempty"`
-	Subagent               *bool     `json:"subagent,omitempty"`
-	CommandExecutionPolicy string    `json:"command_execution_policy,omitempty"`
-	Hidden                 *bool     `json:"hidden,omitempty"`
-	InheritMCP             *bool     `json:"inherit_mcp,omitempty"`
-	Range                  hcl.Range `json:"-"`
+	Name                   string   `json:"name"`
+	Description            string   `json:"description"`
+	Body                   string   `json:"body"`
+	Model                  string   `json:"model,omitempty"`
+	Tools                  []string `json:"tools,omitempty"`
+	MCPServers             []string `json:"mcp_servers,omitempty"`
+	Skills                 []string `json:"skills,omitempty"`
+	MainAgent              *bool    `json:"main_agent,omitempty"`
+	Subagent               *bool    `json:"subagent,omitempty"`
+	CommandExecutionPolicy string   `json:"command_execution_policy,omitempty"`
+	Hidden                 *bool    `json:"hidden,omitempty"`
+	InheritMCP             *bool    `json:"inherit_mcp,omitempty"`
+	// Extra are more frontmatter keys, written as given (never one
+	// agyconf writes itself, never a secret).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	Range hcl.Range                  `json:"-"`
 }
 
 // Workflow is a markdown workflow invoked as /name.

@@ -19,9 +19,21 @@ import (
 func TestOwnFields(t *testing.T) {
 	cfg := load(t, "global")
 	extra := map[string]bool{}
+	servers, agents := cfg.MCPServers, cfg.Agents
 	for _, p := range cfg.Plugins {
 		for k := range p.Extra {
 			extra[string(agy.PluginManifest)+k] = true
+		}
+		servers, agents = append(servers, p.MCPServers...), append(agents, p.Agents...)
+	}
+	for _, s := range servers {
+		for k := range s.Extra {
+			extra[string(agy.MCPServerEntry)+k] = true
+		}
+	}
+	for _, a := range agents {
+		for k := range a.Extra {
+			extra[string(agy.AgentFrontmatter)+k] = true
 		}
 	}
 	plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))

@@ -276,6 +276,13 @@ func (r *renderer) mcpServers(servers []*model.MCPServer, org Origins) (doc map[
 			}
 			m["tools"] = tools
 		}
+		// extra never overrides a field agyconf writes: the decoder
+		// refuses one, and what render set is kept anyway.
+		for k, v := range s.Extra {
+			if _, set := m[k]; !set {
+				m[k] = v
+			}
+		}
 		all[s.Name] = m
 	}
 	return map[string]any{"mcpServers": all}, secret
@@ -499,6 +506,7 @@ func (r *renderer) agent(a *model.Agent, dir string) {
 			fm = append(fm, field{b.key, *b.val})
 		}
 	}
+	fm = fm.withExtra(a.Extra)
 	r.markdown(path.Join(dir, a.Name+".md"), SchemaOf(agy.Agents), fm, a.Body)
 }
 

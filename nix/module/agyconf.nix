@@ -205,6 +205,14 @@ let
         };
         description = "Per-tool settings, by tool name, written as `tools.<tool>.eager` (agy 1.1.16 or newer: set `agyVersion`).";
       };
+      extra = mkOption {
+        type = types.attrsOf jsonFormat.type;
+        default = { };
+        example = {
+          trust = true;
+        };
+        description = "More members of the server's `mcp_config.json` entry, written as given: a field agy reads that agyconf does not know yet. Never one agyconf writes itself, never a secret.";
+      };
       secretMode = mkOption {
         type = types.nullOr secretModeType;
         default = null;
@@ -292,6 +300,14 @@ let
       commandExecutionPolicy = nullOrStr "Command execution policy of the agent.";
       hidden = nullOrBool "Hide the agent from agy's lists.";
       inheritMcp = nullOrBool "Whether the agent inherits the caller's MCP servers.";
+      extra = mkOption {
+        type = types.attrsOf jsonFormat.type;
+        default = { };
+        example = {
+          effort = "high";
+        };
+        description = "More frontmatter keys, written as given: a key agy reads that agyconf does not know yet. Never one agyconf writes itself, never a secret.";
+      };
     };
   };
 

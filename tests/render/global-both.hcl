@@ -28,6 +28,7 @@ mcp_server "off" {
 }
 mcp_server "coolify" {
   command         = "coolify-mcp"
+  extra           = { trust = true }
   enabled_tools   = ["list_servers", "get_application_logs"]
   timeout_seconds = -1
   tool "list_servers" {
@@ -112,6 +113,11 @@ agent "reviewer" {
   command_execution_policy = "sandbox"
   hidden                   = false
   inherit_mcp              = true
+}
+agent "extended" {
+  description = "Uses keys newer agy builds read"
+  body        = "You help."
+  extra       = { effort = "high", routing = { prefer = ["pro"] } }
 }
 agent "minimal" {
   description = "1.0"

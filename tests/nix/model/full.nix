@@ -112,6 +112,13 @@ let
       "\${not_expanded}"
     ];
     timeoutSeconds = -1;
+    extra = {
+      transport = "streamable-http";
+      "x-limits".tags = [
+        "\${kept}"
+        1
+      ];
+    };
     tools = {
       get_issue.eager = true;
       list_issues.eager = false;
@@ -133,6 +140,10 @@ let
     commandExecutionPolicy = "ask";
     hidden = true;
     inheritMcp = false;
+    extra = {
+      effort = "high";
+      routing.prefer = [ "pro" ];
+    };
   };
 in
 {

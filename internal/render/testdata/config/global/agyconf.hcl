@@ -43,6 +43,7 @@ mcp_server "off" {
 # Read by newer builds only: agy_version says this one has them.
 mcp_server "coolify" {
   command         = "coolify-mcp"
+  extra           = { trust = true, "x-limits" = { rate = 10, tags = ["a", "$${NOT_A_TEMPLATE}"] } }
   enabled_tools   = ["list_servers"]
   timeout_seconds = 180
   tool "list_servers" {
@@ -110,6 +111,16 @@ rule "house-style" {
 rule "security" {
   trigger = "always_on"
   body    = "Never print secrets."
+}
+
+agent "extended" {
+  description = "Uses keys newer agy builds read"
+  body        = "You help."
+  extra = {
+    effort  = "high"
+    weird   = "yes: no\n  # not a comment"
+    routing = { prefer = ["pro", "flash"], fallback = true, budget = 1.5, none = null }
+  }
 }
 
 agent "reviewer" {
