@@ -8,10 +8,6 @@
     let
       inherit (nixpkgs) lib;
 
-      # The one place the version is written. It is linked into both binaries
-      # (`agyconf version`, `agyhook version`).
-      version = "0.1.0";
-
       systems = [
         "x86_64-linux"
         "aarch64-linux"
@@ -21,94 +17,23 @@
 
       forAllSystems = f: lib.genAttrs systems (system: f system nixpkgs.legacyPackages.${system});
 
-      # Only what the Go build reads: the module files and the package trees.
-      # schema/ and templates/ hold //go:embed files. scripts/vendor-hash.sh
-      # vendors exactly this list (SRC_PATHS); tests/nix/flake_test.go checks
-      # that the two agree.
-      src = lib.fileset.toSource {
-        root = ./.;
-        fileset = lib.fileset.unions [
-          ./go.mod
-          ./go.sum
-          ./cmd
-          ./internal
-          ./schema
-          ./templates
-        ];
+      # Both binaries from package.nix; `pkgs` is nixpkgs' package set for
+      # the flake's packages and the overlay's `final` for overlays.default.
+      mkPackages = pkgs: {
+        agyconf = pkgs.callPackage ./package.nix { };
+        agyhook = pkgs.callPackage ./package.nix { component = "agyhook"; };
       };
 
-      # Recompute with scripts/vendor-hash.sh --write after changing go.mod,
-      # go.sum or the imports.
-      vendorHash = lib.fileContents ./nix/vendor-hash;
-
-      # Both binaries from one builder; `pkgs` is nixpkgs' package set for the
-      # flake's packages and the overlay's `final` for overlays.default.
-      mkPackages =
-        pkgs:
-        let
-          build =
-            {
-              pname,
-              versionVar,
-              description,
-            }:
-            pkgs.buildGoModule {
-              inherit
-                pname
-                version
-                src
-                vendorHash
-                ;
-              subPackages = [ "cmd/${pname}" ];
-              env.CGO_ENABLED = 0;
-              ldflags = [
-                "-s"
-                "-w"
-                "-X ${versionVar}=${version}"
-              ];
-              # `go test` runs in CI. cmd/agyhook's end-to-end tests are
-              # timing-sensitive and spawn shells with a PATH of
-              # /usr/local/bin:/usr/bin:/bin, which the build sandbox lacks.
-              doCheck = false;
-              meta = {
-                inherit description;
-                homepage = "https://github.com/agyconf/agyconf";
-                license = lib.licenses.mit; # LICENSE
-                mainProgram = pname;
-              };
-            };
-        in
-        {
-          agyconf = build {
-            pname = "agyconf";
-            versionVar = "github.com/agyconf/agyconf/internal/cli.version";
-            description = "Declarative config for Google Antigravity";
-          };
-          agyhook = build {
-            pname = "agyhook";
-            versionVar = "main.version";
-            description = "Hook handler agyconf renders into Google Antigravity's hooks";
-          };
-        };
-
-      # A Home Manager module: `imports` plus package defaults from this flake.
-      mkHomeManagerModule =
-        imports:
-        { pkgs, lib, ... }:
-        let
-          system = pkgs.stdenv.hostPlatform.system;
-          packages =
-            self.packages.${system} or (throw (
-              "agyconf: the flake has no packages for ${system} (it builds for "
-              + lib.concatStringsSep ", " systems
-              + "); set programs.agyconf.package and programs.agyconf.hookPackage yourself"
-            ));
-        in
-        {
-          inherit imports;
-          config.programs.agyconf.package = lib.mkDefault packages.agyconf;
-          config.programs.agyconf.hookPackage = lib.mkDefault packages.agyhook;
-        };
+      # Home Manager modules are exported as paths: importing one twice
+      # (sharedModules and home.nix, or default beside agyconf) is
+      # harmless, and their packages default to pkgs.agyconf (with the
+      # overlay) or else package.nix through pkgs.callPackage.
+      homeModules = {
+        # module.nix, with the compatibility option names.
+        default = ./module.nix;
+        # Without them, for use beside xmsg's own Home Manager module.
+        agyconf = ./nix/module/agyconf.nix;
+      };
     in
     {
       packages = forAllSystems (
@@ -121,12 +46,9 @@
 
       overlays.default = final: _prev: mkPackages final;
 
-      homeManagerModules = {
-        # module.nix, with the compatibility option names.
-        default = mkHomeManagerModule [ ./module.nix ];
-        # Without them, for use beside xmsg's own Home Manager module.
-        agyconf = mkHomeManagerModule [ ./nix/module/agyconf.nix ];
-      };
+      homeManagerModules = homeModules;
+      # The name Home Manager's own flake uses for module outputs.
+      inherit homeModules;
 
       checks = forAllSystems (
         system: pkgs:

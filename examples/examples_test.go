@@ -11,8 +11,8 @@
 // file, render it a second time (which must change nothing) and lint the
 // result with `agyconf validate`.
 //
-// examples/nix-module/agyconf.json is the model nix/model.nix produces
-// from examples/nix-module/options.nix; TestHomeManagerModel evaluates it
+// examples/nix-module/agyconf.json is the model the Home Manager module
+// generates from examples/nix-module/home.nix; TestHomeManagerModel evaluates it
 // with nix-instantiate (skipped without it, unless CI is set).
 //
 // Regenerate everything with
@@ -41,7 +41,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agyconf/agyconf/internal/cli"
-	"github.com/agyconf/agyconf/internal/render"
 )
 
 var updateFlag = flag.Bool("update", false, "rewrite every examples/<name>/expected tree and examples/nix-module/agyconf.json")
@@ -128,10 +127,13 @@ func agyconf(args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-// TestHomeManagerModel: examples/nix-module/agyconf.json is what
-// nix/model.nix makes of examples/nix-module/options.nix, byte for byte
-// in the form tests/nix keeps its goldens in. It runs before TestExamples,
-// so an update regenerates the model before the tree rendered from it.
+// TestHomeManagerModel: examples/nix-module/agyconf.json is what the Home
+// Manager module generates from examples/nix-module/home.nix, byte for
+// byte: the scenario example-nix-module of tests/nix/scenarios.nix,
+// evaluated with tests/nix's stand-ins for Home Manager (tests/nix also
+// evaluates it in the real one, in the nixlab). It runs before
+// TestExamples, so an update regenerates the model before the tree
+// rendered from it.
 func TestHomeManagerModel(t *testing.T) {
 	nix, err := exec.LookPath("nix-instantiate")
 	if err != nil {
@@ -140,23 +142,22 @@ func TestHomeManagerModel(t *testing.T) {
 		}
 		t.Skipf("nix-instantiate is not on PATH (set CI to make this a failure): %v", err)
 	}
-	cmd := exec.Command(nix, "--eval", "--strict", "--json", "--store", "dummy://", "-E", "import ../../nix/model.nix (import ./options.nix)")
-	cmd.Dir = "nix-module"
+	cmd := exec.Command(nix, "--eval", "--strict", "--json", "--store", "dummy://", "../tests/nix/standin/eval.nix",
+		"--arg", "scenarios", "../tests/nix/scenarios.nix", "--argstr", "name", "example-nix-module")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("evaluating nix/model.nix on examples/nix-module/options.nix: %v\n%s", err, stderr.String())
+		t.Fatalf("evaluating examples/nix-module/home.nix through the module: %v\n%s", err, stderr.String())
 	}
-	d := json.NewDecoder(&stdout)
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("nix-instantiate printed no JSON: %v", err)
+	var summary struct {
+		Generated struct {
+			JSON string `json:"json"`
+		} `json:"generated"`
 	}
-	got, err := render.EncodeJSON(v)
-	if err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil || summary.Generated.JSON == "" {
+		t.Fatalf("the evaluation printed no generated model: %v", err)
 	}
+	got := []byte(summary.Generated.JSON)
 	path := filepath.Join("nix-module", "agyconf.json")
 	if update() {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
@@ -169,7 +170,7 @@ func TestHomeManagerModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("examples/nix-module/agyconf.json is not what nix/model.nix makes of options.nix (-committed +evaluated; %s=1 go test ./examples/ rewrites it):\n%s", updateEnv, diff)
+		t.Errorf("examples/nix-module/agyconf.json is not what the module generates from home.nix (-committed +evaluated; %s=1 go test ./examples/ rewrites it):\n%s", updateEnv, diff)
 	}
 }
 

@@ -1,67 +1,188 @@
 # shellcheck shell=bash
-# Sourced by the Home Manager activation snippet `home.activation.agyconf`
-# (nix/module/agyconf.nix). Home Manager's activation script provides `run`,
-# `verboseEcho` and the `DRY_RUN` / `VERBOSE` variables, and runs with
-# `set -eu -o pipefail`. This file only defines a function: it never sets
-# shell options, since it runs inside that script.
+# Sourced by the Home Manager activation snippets of nix/module/agyconf.nix.
+# Home Manager's activation script provides `run`, `verboseEcho`, the
+# `DRY_RUN` / `VERBOSE` variables and `newGenPath` (the generation being
+# activated), and runs with `set -eu -o pipefail`. This file only defines
+# functions: it never sets shell options, since it runs inside that script.
+#
+# A switch never stops half done:
+#   agyconfCheck, before writeBoundary (beside Home Manager's own
+#     checkLinkTargets), asks whether the render after linkGeneration would
+#     be refused and stops the switch while nothing has changed.
+#   agyconfActivate, after linkGeneration, renders. A secret not decrypted
+#     yet is no failure (--defer-secrets: the module's re-render unit writes
+#     it once it appears); any other failure is reported with the command to
+#     run again, and fails the switch only when Home Manager's remaining
+#     steps have run (an EXIT trap, chained to Home Manager's own).
+#   agyconfClean, with programs.agyconf.enable = false, lets go of what the
+#     module's instance rendered.
+# In a dry run (home-manager switch -n) nothing is written: the check prints
+# what a switch would do, and a failure is printed with its exit status.
 
-# agyconfActivate AGYCONF CONFIG ROOT [ONCONFLICT]
-#   AGYCONF     path of the agyconf executable
-#   CONFIG      the validated config folder (a store path)
-#   ROOT        the render root, "$HOME"
-#   ONCONFLICT  error (default), adopt or force: programs.agyconf.onConflict
-# A dry run (home-manager switch -n) prints `agyconf diff`, which never writes,
-# and renders nothing. Otherwise it renders through `run`. A non-zero exit of
-# agyconf is returned after a message, so the switch reports the failure.
-agyconfActivate() {
-  local agyconf=${1:?agyconfActivate: missing AGYCONF} config=${2:?agyconfActivate: missing CONFIG}
-  local root=${3:?agyconfActivate: missing ROOT} onConflict=${4:-error}
-  local -a flags=()
-  case $onConflict in
+# _agyconfFlags ONCONFLICT: the render flags of programs.agyconf.onConflict,
+# into the array _agyconfFlagList.
+_agyconfFlags() {
+  _agyconfFlagList=()
+  case $1 in
   error) ;;
-  adopt) flags+=(--adopt) ;;
-  force) flags+=(--force) ;;
+  adopt) _agyconfFlagList+=(--adopt) ;;
+  force) _agyconfFlagList+=(--force) ;;
   *)
-    echo "agyconf: unknown programs.agyconf.onConflict '$onConflict' (expected error, adopt or force)" >&2
+    echo "agyconf: unknown programs.agyconf.onConflict '$1' (expected error, adopt or force)" >&2
     return 2
     ;;
   esac
+}
 
-  local rc=0
-  if [[ -v DRY_RUN ]]; then
-    echo "agyconf: dry run, nothing rendered; a switch would change:"
-    verboseEcho "agyconf: $agyconf diff --config $config --root $root"
-    "$agyconf" diff --config "$config" --root "$root" || rc=$?
-    if ((rc != 0)); then
-      echo "agyconf: 'agyconf diff' failed with exit code $rc (messages above); a switch would fail too." >&2
-    fi
-    return "$rc"
+# agyconfCheck AGYCONF CONFIG ROOT [ONCONFLICT [OPTIONPATHS]]
+#   AGYCONF      path of the agyconf executable
+#   CONFIG       the validated config folder (a store path)
+#   ROOT         the render root, "$HOME"
+#   ONCONFLICT   error (default), adopt or force: programs.agyconf.onConflict
+#   OPTIONPATHS  the config's option-paths map (messages in option terms)
+# Returns 3 when the render would be refused: Home Manager's script stops
+# before writeBoundary, as for its own collisions.
+agyconfCheck() {
+  local agyconf=${1:?agyconfCheck: missing AGYCONF} config=${2:?agyconfCheck: missing CONFIG}
+  local root=${3:?agyconfCheck: missing ROOT} onConflict=${4:-error} optionPaths=${5:-}
+  _agyconfFlags "$onConflict" || return
+  local -a args=(render --dry-run --defer-secrets --config "$config" --root "$root" ${_agyconfFlagList[@]+"${_agyconfFlagList[@]}"})
+  [[ -n $optionPaths ]] && args+=(--option-paths "$optionPaths")
+  # The links of the generation being replaced are Home Manager's: gone
+  # by the time the render runs (linkGeneration), so never conflicts.
+  local newFiles=""
+  if [[ -v newGenPath ]]; then
+    newFiles=$(readlink -e "$newGenPath/home-files" 2>/dev/null) || newFiles=""
   fi
+  [[ -n $newFiles ]] && args+=(--after-hm-link "$newFiles")
 
-  # agyconf render has no verbose flag: with -v, say what runs.
-  verboseEcho "agyconf: $agyconf render --config $config --root $root${flags[*]:+ ${flags[*]}}"
-  run "$agyconf" render --config "$config" --root "$root" ${flags[@]+"${flags[@]}"} || rc=$?
+  verboseEcho "agyconf: $agyconf ${args[*]}"
+  local out rc=0
+  out=$("$agyconf" "${args[@]}" 2>&1) || rc=$?
+  if [[ -v DRY_RUN ]]; then
+    echo "agyconf: dry run, nothing rendered; a switch would do:"
+    printf '%s\n' "$out"
+    if ((rc != 0)); then
+      echo "agyconf: the check failed with exit code $rc (messages above); the switch would stop or fail the same way. The dry run goes on." >&2
+    fi
+    return 0
+  fi
   case $rc in
-  0) return 0 ;;
+  0)
+    if [[ -v VERBOSE ]]; then printf '%s\n' "$out"; fi
+    return 0
+    ;;
   3)
     {
-      echo "agyconf: render refused, exit code 3: a file above was not written by agyconf or was edited since it was."
-      echo "  See what differs:  agyconf diff --config $config --root $root"
-      echo "  Then move those edits into programs.agyconf, or set programs.agyconf.onConflict to"
-      echo "  \"adopt\" (take over files agyconf did not write) or \"force\" (overwrite edits); both keep a backup."
-      echo "  programs.agyconf.onConflict is \"$onConflict\" now."
+      printf '%s\n' "$out"
+      echo "agyconf: the switch stops here, before anything changed: the render would be refused (exit code 3)."
+      echo "  Each conflict above ends with what resolves it. See what differs:  agyconf diff --config $config --root $root"
+      echo "  For files agyconf did not write or that were edited since, programs.agyconf.onConflict = \"adopt\""
+      echo "  (take them over) or \"force\" (overwrite the edits) also does, both keeping a backup; it is \"$onConflict\" now."
+      echo "  Entries of another config's instance need agyconf render --take-over NAME instead (docs/nix.md, \"Coming from a CLI config\")."
     } >&2
-    ;;
-  2)
-    {
-      echo "agyconf: render failed, exit code 2: bad input or cannot run (messages above)."
-      echo "  A secret file named with { file = ...; } must exist and be readable when the switch runs."
-      echo "  Check with:  agyconf diff --config $config --root $root"
-    } >&2
+    return 3
     ;;
   *)
-    echo "agyconf: render failed with exit code $rc (messages above). Check with: agyconf diff --config $config --root $root" >&2
+    # Not a refusal: the render after linkGeneration says it again, and
+    # fails the switch once Home Manager's remaining steps have run.
+    printf '%s\n' "$out" >&2
+    echo "agyconf: the check before the switch failed with exit code $rc (messages above); the switch goes on, and the render will report it." >&2
+    return 0
     ;;
   esac
-  return "$rc"
+}
+
+# agyconfActivate AGYCONF CONFIG ROOT [ONCONFLICT [OPTIONPATHS]]
+#   as agyconfCheck. Renders through `run`; returns 0 whatever the render
+#   did, so that Home Manager's remaining steps run, and fails the switch at
+#   its end when the render failed.
+agyconfActivate() {
+  local agyconf=${1:?agyconfActivate: missing AGYCONF} config=${2:?agyconfActivate: missing CONFIG}
+  local root=${3:?agyconfActivate: missing ROOT} onConflict=${4:-error} optionPaths=${5:-}
+  _agyconfFlags "$onConflict" || return
+  if [[ -v DRY_RUN ]]; then
+    echo "agyconf: dry run, nothing rendered (the check above shows what a switch would do)."
+    return 0
+  fi
+  local -a args=(render --defer-secrets --config "$config" --root "$root" ${_agyconfFlagList[@]+"${_agyconfFlagList[@]}"})
+  [[ -n $optionPaths ]] && args+=(--option-paths "$optionPaths")
+  # agyconf render has no verbose flag: with -v, say what runs.
+  verboseEcho "agyconf: $agyconf ${args[*]}"
+  local rc=0
+  run "$agyconf" "${args[@]}" || rc=$?
+  ((rc == 0)) && return 0
+
+  local rerun="agyconf render --defer-secrets --config $config --root $root${_agyconfFlagList[*]:+ ${_agyconfFlagList[*]}}"
+  {
+    case $rc in
+    3) echo "agyconf: render refused, exit code 3: a file above changed since the check before the switch (messages above)." ;;
+    2) echo "agyconf: render failed, exit code 2: bad input or agyconf cannot run (messages above)." ;;
+    *) echo "agyconf: render failed with exit code $rc (messages above)." ;;
+    esac
+    echo "  Home Manager's remaining steps run; the switch then fails. Once resolved, run:"
+    echo "    $rerun"
+  } >&2
+  _agyconfFailAtExit "$rc" "$rerun"
+  return 0
+}
+
+# _agyconfFailAtExit RC RERUN: make the activation script exit with RC once
+# everything else ran, saying why; Home Manager's own EXIT trap (the
+# temporary GC root) still runs first.
+_agyconfFailAtExit() {
+  _agyconfRC=$1
+  _agyconfRerun=$2
+  _agyconfPrevTrap=""
+  local prev
+  prev=$(trap -p EXIT)
+  if [[ -n $prev ]]; then
+    # trap -p prints `trap -- 'COMMAND' EXIT`, quoted for eval.
+    eval "set -- $prev"
+    _agyconfPrevTrap=$3
+  fi
+  trap _agyconfAtExit EXIT
+}
+
+_agyconfAtExit() {
+  local status=$?
+  if [[ -n ${_agyconfPrevTrap:-} ]]; then
+    eval "$_agyconfPrevTrap" || true
+  fi
+  if ((status == 0)); then
+    echo "agyconf: the switch failed: agyconf render exited with code $_agyconfRC; run: $_agyconfRerun" >&2
+    exit "$_agyconfRC"
+  fi
+  exit "$status"
+}
+
+# agyconfClean AGYCONF CONFIG ROOT STATE
+#   CONFIG  a config of the module's instance that describes nothing
+#   STATE   that instance's state, relative to ROOT
+# With programs.agyconf.enable = false: when the instance has a state, lets
+# go of everything it owns (agyconf clean). A failure is reported and the
+# switch goes on; the files stay as they are.
+agyconfClean() {
+  local agyconf=${1:?agyconfClean: missing AGYCONF} config=${2:?agyconfClean: missing CONFIG}
+  local root=${3:?agyconfClean: missing ROOT} state=${4:?agyconfClean: missing STATE}
+  [[ -e "$root/$state" ]] || return 0
+  if [[ -v DRY_RUN ]]; then
+    echo "agyconf: dry run; programs.agyconf is disabled, a switch would clean what it rendered:"
+    local rc=0
+    "$agyconf" clean --dry-run --config "$config" --root "$root" || rc=$?
+    ((rc == 0)) || echo "agyconf: 'agyconf clean --dry-run' failed with exit code $rc. The dry run goes on." >&2
+    return 0
+  fi
+  local rc=0 out
+  out=$(run "$agyconf" clean --config "$config" --root "$root" 2>&1) || rc=$?
+  if ((rc != 0)); then
+    printf '%s\n' "$out" >&2
+    echo "agyconf: clean failed with exit code $rc (messages above); the files stay as they are. Run: agyconf clean --config $config --root $root" >&2
+  elif [[ ! $out =~ ^cleaned\ .*:\ nothing\ to\ do$ ]]; then
+    # The state stays (its backups), so later activations clean again:
+    # they say something only when there was something to let go of.
+    echo "agyconf: programs.agyconf is disabled: let go of what it rendered (programs.agyconf.cleanOnDisable)"
+    printf '%s\n' "$out"
+  fi
+  return 0
 }

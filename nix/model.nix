@@ -8,6 +8,10 @@
 #   tools     extra `name = "/abs/path"` entries (the profile paths the module
 #             computes), merged over cfg.tools.
 #   instance  agyconf.instance, the name of the config's state.
+#   sources   JSON pointer -> option path of a server the options did not
+#             write themselves (one folded from programs.mcp or
+#             programs.antigravity-cli), so that a refused secret names the
+#             option it came from (../option-paths.nix reads the same map).
 #
 # Every string the user gives is taken literally. In HCL's JSON syntax every
 # string is a template, so `${` and `%{` are written `$${` and `%%{` —
@@ -15,12 +19,15 @@
 # values (env, headers, nested settings objects). Block attribute names and
 # labels are not templates, and neither is anything in the agyconf block,
 # which the decoder reads before any function exists: those are written as
-# given. A secret `{ file = "/abs/path"; }` becomes an unescaped
-# `${secret_file("/abs/path")}`. extraConfig is merged last, unescaped.
+# given. A secret `{ file = "/abs/path"; }` becomes
+# `${secret_file("/abs/path")}`, its path escaped as any string (agenix's
+# `${XDG_RUNTIME_DIR}/…` is written `$${XDG_RUNTIME_DIR}/…`, which
+# secret_file() receives as given). extraConfig is merged last, unescaped.
 {
   cfg,
   tools ? { },
   instance ? "home-manager",
+  sources ? { },
 }:
 let
   inherit (builtins)
@@ -61,8 +68,7 @@ let
     );
 
   # Option paths for messages: programs.agyconf.mcpServers."my.server".env.X
-  showName = n: if match "[A-Za-z_][A-Za-z0-9_'-]*" n != null then n else "\"${n}\"";
-  sub = path: n: "${path}.${showName n}";
+  inherit (import ./option-paths.nix) showName sub;
 
   # --- escaping ------------------------------------------------------------
 
@@ -93,13 +99,60 @@ let
 
   storeDir = "/nix/store";
 
+  # A secret's path: absolute, or naming the runtime folder the way
+  # sops-nix (%r/…, %% for a literal %) and agenix (${XDG_RUNTIME_DIR}/…,
+  # on darwin $(<store>/bin/getconf DARWIN_USER_TEMP_DIR)/…) write it —
+  # carried as written and expanded only where agyconf reads the secret
+  # (internal/secretpath accepts the same forms, and more).
+  runtimePrefixes = [
+    {
+      re = "%r/(.*)";
+      percent = true;
+    }
+    {
+      re = "\\$\\{XDG_RUNTIME_DIR}/(.*)";
+      percent = false;
+    }
+    {
+      re = "\\$\\((getconf|/[A-Za-z0-9+._?=/-]*/getconf) DARWIN_USER_TEMP_DIR\\)/(.*)";
+      percent = false;
+    }
+  ];
+
+  # The first runtime prefix f starts with: { rest; percent; } or null.
+  runtimeOf =
+    f:
+    let
+      hits = filter (x: x.m != null) (
+        map (p: {
+          m = match p.re f;
+          inherit (p) percent;
+        }) runtimePrefixes
+      );
+      h = builtins.head hits;
+    in
+    if hits == [ ] then
+      null
+    else
+      {
+        rest = builtins.elemAt h.m (builtins.length h.m - 1);
+        inherit (h) percent;
+      };
+
   secretPath =
     path: spec:
     let
       f = spec.file or null;
       fail = why: throw "${path}: ${why}";
       extra = filter (n: n != "file") (attrNames spec);
-      segments = filter isString (builtins.split "/" (substring 1 (-1) f));
+      runtime = if isString f then runtimeOf f else null;
+      # What must be a clean path: the rest after a runtime prefix (a %%
+      # stands for one %), else the whole path without its leading /.
+      rel = if runtime != null then replaceStrings [ "%%" ] [ "" ] runtime.rest else substring 1 (-1) f;
+      segments = filter isString (builtins.split "/" rel);
+      # No character that a template, a JSON string or a shell would read
+      # otherwise; a % only as %% after %r.
+      plain = if runtime != null && runtime.percent then "([^\"\\\\$%{}[:cntrl:]]|%%)*" else "[^\"\\\\$%{}[:cntrl:]]*";
     in
     if extra != [ ] then
       fail "a secret is { file = \"/run/secrets/name\"; }, unexpected attribute ${concatStringsSep ", " extra}"
@@ -109,21 +162,25 @@ let
       fail "secret file must be a string, not a Nix path: interpolating a path copies the secret into the world-readable Nix store; give its runtime path, e.g. config.sops.secrets.<name>.path or config.age.secrets.<name>.path"
     else if !isString f then
       fail "secret file must be a string holding an absolute path, got a value of type ${typeOf f}"
-    else if substring 0 1 f != "/" then
-      fail "secret file must be an absolute path, got \"${f}\""
-    else if match "[^\"\\\\$%[:cntrl:]]*" f == null then
-      fail "secret file must not contain '\"', '\\', '$', '%' or control characters, got ${builtins.toJSON f}"
-    else if f == "/" || elem "" segments || elem "." segments || elem ".." segments then
-      fail "secret file must be a clean absolute path (no empty, \".\" or \"..\" segment, no trailing \"/\"), got \"${f}\""
-    else if f == storeDir || substring 0 (stringLength storeDir + 1) f == "${storeDir}/" then
+    else if runtime == null && substring 0 1 f != "/" then
+      fail "secret file must be an absolute path, or start with the runtime folder as sops-nix (%r/…) or agenix (\${XDG_RUNTIME_DIR}/…) write it, got ${builtins.toJSON f}"
+    else if match plain (if runtime != null then runtime.rest else f) == null then
+      fail "secret file must not contain '\"', '\\', '$', '%', '{', '}' or control characters (beyond its runtime folder prefix; after %r/, %% stands for a %), got ${builtins.toJSON f}"
+    else if rel == "" || elem "" segments || elem "." segments || elem ".." segments then
+      fail "secret file must be a clean ${if runtime != null then "path below the runtime folder" else "absolute path"} (no empty, \".\" or \"..\" segment, no trailing \"/\"), got ${builtins.toJSON f}"
+    else if runtime == null && (f == storeDir || substring 0 (stringLength storeDir + 1) f == "${storeDir}/") then
       fail "secret file \"${f}\" lies in the world-readable Nix store; point it at the decrypted runtime path instead (sops-nix, agenix)"
     else
-      f;
+      # The darwin form names getconf by its store path: the string's
+      # context would make the config depend on getconf, which agyconf
+      # never runs (it asks the system's own).
+      builtins.unsafeDiscardStringContext f;
 
-  # A string, or a secret { file = …; }.
+  # A string, or a secret { file = …; }: secret_file()'s argument is a
+  # template too, so agenix's ${XDG_RUNTIME_DIR} is written $${…}.
   secretOr =
     path: v:
-    if isAttrs v then "\${secret_file(\"${secretPath path v}\")}" else escScalar v;
+    if isAttrs v then "\${secret_file(\"${esc (secretPath path v)}\")}" else escScalar v;
 
   # --- blocks --------------------------------------------------------------
 
@@ -229,8 +286,11 @@ let
     };
 
   # The labelled blocks a plugin shares with the top level.
+  # A top-level server folded from elsewhere is named where it came from.
+  serverPath = path: n: if path == root then sources."/mcp_server/${n}" or (sub "${path}.mcpServers" n) else sub "${path}.mcpServers" n;
+
   components = path: c: {
-    mcp_server = mapToAttrs (n: mcpServer (sub "${path}.mcpServers" n)) (c.mcpServers or { });
+    mcp_server = mapToAttrs (n: mcpServer (serverPath path n)) (c.mcpServers or { });
     hook = mapAttrs (_: hook) (c.hooks or { });
     skill = mapAttrs (_: skill) (c.skills or { });
     rule = mapAttrs (_: rule) (c.rules or { });

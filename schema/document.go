@@ -8,9 +8,11 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -19,7 +21,9 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/frontmatter"
+	"github.com/agyconf/agyconf/internal/jsonmerge"
 )
 
 // Finding is one problem in a document: where it is and what is wrong.
@@ -77,6 +81,9 @@ type docSchema struct {
 	// source is the schema document, for the descriptions findings quote.
 	source  any
 	printer *message.Printer
+	// subs are subschemas compiled on demand (repairPropertyNames).
+	mu   sync.Mutex
+	subs map[string]*jsonschema.Schema
 }
 
 // NewValidator compiles the named schemas, or every embedded schema when
@@ -130,54 +137,123 @@ func (v *Validator) schema(name string) (*docSchema, error) {
 	return ds, nil
 }
 
-// ValidateJSON checks data the way agy's strict Go encoding/json loaders
-// read it, and then against the named schema. It reports what a decoder
-// would hide or refuse with a generic error — a UTF-8 byte order mark,
-// invalid UTF-8, comments, trailing commas, NaN and Infinity, duplicate
-// object keys (encoding/json keeps the last silently), data after the
-// value — and every schema failure at the position of the value it is
-// about. The error is a *DocumentError when the document has findings.
+// ValidateJSON checks data the way agy's loaders read it, and then against
+// the named schema. It reports what a decoder would hide or refuse with a
+// generic error — a UTF-8 byte order mark, invalid UTF-8, comments,
+// trailing commas, NaN and Infinity, duplicate object keys (encoding/json
+// keeps the last silently), data after the value — and every schema failure
+// at the position of the value it is about. Comments, trailing commas and
+// a byte order mark do not stop the check: where agy accepts them from some
+// build (internal/agy's table), the finding says only what the construct is,
+// for lint to judge against an agy version. The error is a *DocumentError
+// when the document has findings.
 func (v *Validator) ValidateJSON(name string, data []byte) error {
+	_, err := v.CheckJSON(name, data)
+	return err
+}
+
+// CheckJSON is ValidateJSON that also returns the document as read, for
+// checks of its own that need its values and their positions; the tree is
+// nil when the text is not JSON.
+func (v *Validator) CheckJSON(name string, data []byte) (*jsonmerge.Tree, error) {
 	ds, err := v.schema(name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var out []Finding
-	add := func(off int, ptr, msg string) {
-		line, col := lineCol(data, off)
-		out = append(out, Finding{Pointer: ptr, Line: line, Column: col, Message: msg})
+	add := func(p jsonmerge.Pos, ptr, msg string) {
+		out = append(out, Finding{Pointer: ptr, Line: p.Line, Column: p.Column, Message: msg})
 	}
-	start := 0
-	if bytes.HasPrefix(data, []byte(utf8BOM)) {
-		add(0, "", "the file starts with a UTF-8 byte order mark: Go's encoding/json refuses it, and agy does not load a plugin.json that has one (reference §4); save the file without a BOM")
-		start = len(utf8BOM)
-	}
-	body := data[start:]
-	if off := invalidUTF8(body); off >= 0 {
-		add(start+off, "", "invalid UTF-8: Go's encoding/json silently replaces it with U+FFFD, so agy would read other text than the file holds")
-	}
-	var probe any
-	if err := json.Unmarshal(body, &probe); err != nil {
-		var se *json.SyntaxError
-		if !errors.As(err, &se) {
-			add(start, "", "not JSON: "+err.Error())
-			return docError(name, out)
+	// Every extension is read, and reported below; what agy makes of it
+	// is lint's to judge, by kind and version.
+	tree, rerr := jsonmerge.Read(data, jsonmerge.JSONC)
+	if rerr != nil {
+		var se *jsonmerge.SyntaxError
+		if !errors.As(rerr, &se) {
+			add(jsonmerge.Position(data, 0), "", "not JSON: "+rerr.Error())
+			return nil, docError(name, out)
 		}
-		off, msg := explainSyntax(body, se)
-		add(start+off, "", msg)
-		return docError(name, out)
+		if bytes.HasPrefix(data, []byte(utf8BOM)) {
+			add(jsonmerge.Position(data, 0), "", bomMessage(name))
+		}
+		if off := invalidUTF8(data); off >= 0 && off != se.Pos.Byte {
+			add(jsonmerge.Position(data, off), "", invalidUTF8Message)
+		}
+		off, msg := explainSyntax(data, se)
+		add(jsonmerge.Position(data, off), "", msg)
+		return nil, docError(name, out)
 	}
-	loc := newJSONLocator(data)
-	w := &jsonWalker{dec: json.NewDecoder(bytes.NewReader(body)), data: data, base: start, end: start, loc: loc}
-	w.dec.UseNumber()
-	value, err := w.value(position{})
-	if err != nil {
-		// Unmarshal accepted the bytes, so the decoder cannot fail.
-		return fmt.Errorf("schema: walking %s document: %w", name, err)
+	n := tree.Notes
+	if n.BOM {
+		add(jsonmerge.Position(data, 0), "", bomMessage(name))
 	}
-	out = append(out, w.findings...)
-	out = append(out, ds.validate(value, loc)...)
-	return docError(name, out)
+	if n.InvalidUTF8 >= 0 {
+		add(jsonmerge.Position(data, n.InvalidUTF8), "", invalidUTF8Message)
+	}
+	if n.Comments > 0 {
+		add(n.FirstCommentPos, "", extensionMessage(name, agy.Comments, "a comment", "a comment: JSON has none, and agy's strict Go encoding/json loader refuses it", n.Comments))
+	}
+	if n.TrailingCommas > 0 {
+		closer := closerAfter(data, n.FirstTrailingComma)
+		add(n.FirstTrailingPos, "", extensionMessage(name, agy.TrailingCommas, "a trailing comma before "+closer, "a trailing comma: JSON allows none before "+closer, n.TrailingCommas))
+	}
+	for _, d := range n.Duplicates {
+		add(d.Pos, shortPointer(stepSegments(d.Path, d.Key)), fmt.Sprintf(
+			"duplicate key %q (first at %d:%d): Go's encoding/json keeps the last value and silently drops the first; agy keeps the last in hooks.json and mcp_config.json and does not load a plugin.json with a duplicate key at all (reference §2.1, §3, §4)", short(d.Key), d.First.Line, d.First.Column))
+	}
+	if n.MoreDuplicates > 0 {
+		add(jsonmerge.Position(data, 0), "", fmt.Sprintf("and %d more duplicate keys", n.MoreDuplicates))
+	}
+	out = append(out, ds.validate(tree.Value(), treeLocator{tree})...)
+	return tree, docError(name, out)
+}
+
+const invalidUTF8Message = "invalid UTF-8: Go's encoding/json silently replaces it with U+FFFD, so agy would read other text than the file holds"
+
+// fatal ends the message of a syntax error agy refuses in every build.
+const fatal = "; agy refuses the file (a hooks.json is dropped whole, reference §0.10, §2.1; an mcp_config.json is fatal at startup, §3)"
+
+// bomMessage says what a byte order mark is to agy in a document of the
+// named schema: only what it is where some build accepts one (lint names
+// the build), a load error otherwise.
+func bomMessage(name string) string {
+	if _, ok := agy.JSONAccepts(name, agy.BOM); ok {
+		return "the file starts with a UTF-8 byte order mark"
+	}
+	return "the file starts with a UTF-8 byte order mark: Go's encoding/json refuses it, and agy does not load a plugin.json that has one (reference §4); save the file without a BOM"
+}
+
+// extensionMessage is the finding about a construct beyond strict JSON:
+// what it is where some build of agy accepts it in this document (lint
+// names the build), and that agy refuses the file where none does.
+func extensionMessage(name string, ext agy.JSONExtension, what, refused string, count int) string {
+	more := ""
+	if count > 1 {
+		more = fmt.Sprintf(" (the first of %d)", count)
+	}
+	if _, ok := agy.JSONAccepts(name, ext); ok {
+		return what + more
+	}
+	return refused + more + fatal
+}
+
+// closerAfter names the bracket a trailing comma at off stands before.
+func closerAfter(data []byte, off int) string {
+	for i := off + 1; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '}', ']':
+			return string(c)
+		case '/':
+			if i+1 < len(data) && data[i+1] == '*' {
+				if j := bytes.Index(data[i+2:], []byte("*/")); j >= 0 {
+					i += j + 3
+				}
+			} else if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
+				i += j
+			}
+		}
+	}
+	return "}"
 }
 
 // ValidateMarkdown checks a markdown document's YAML frontmatter against
@@ -196,8 +272,8 @@ func (v *Validator) ValidateMarkdown(name string, doc []byte) error {
 		doc = doc[len(utf8BOM):]
 	}
 	if off := invalidUTF8(doc); off >= 0 {
-		line, col := lineCol(doc, off)
-		out = append(out, Finding{Line: line, Column: col, Message: "invalid UTF-8"})
+		p := jsonmerge.Position(doc, off)
+		out = append(out, Finding{Line: p.Line, Column: p.Column, Message: "invalid UTF-8"})
 		return docError(name, out)
 	}
 	fm, _, first, err := frontmatter.Split(doc)
@@ -252,50 +328,28 @@ func invalidUTF8(b []byte) int {
 	return -1
 }
 
-// explainSyntax turns encoding/json's syntax error into the offset of the
+// explainSyntax turns the reader's syntax error into the offset of the
 // culprit and a message naming the JSON extension agy's loader refuses.
-func explainSyntax(b []byte, se *json.SyntaxError) (int, string) {
-	off := int(se.Offset) - 1
-	if off < 0 {
-		off = 0
-	}
-	const fatal = "; agy refuses the file (a hooks.json is dropped whole, reference §0.10, §2.1; an mcp_config.json is fatal at startup, §3)"
-	if off >= len(b) || strings.Contains(se.Error(), "unexpected end") {
-		return len(b), "the JSON ends early (an unclosed object, array or string, or an empty file)" + fatal
-	}
-	c := b[off]
-	switch {
-	case c == '/' && off+1 < len(b) && (b[off+1] == '/' || b[off+1] == '*'):
-		return off, "a comment: JSON has none, and agy's strict Go encoding/json loader refuses it" + fatal
-	case strings.Contains(se.Error(), "after top-level value"):
+func explainSyntax(b []byte, se *jsonmerge.SyntaxError) (int, string) {
+	off := se.Pos.Byte
+	switch se.Problem {
+	case jsonmerge.ProblemEOF:
+		return len(b), "the JSON ends early (an unclosed object, array, string or comment, or an empty file): " + se.Msg + fatal
+	case jsonmerge.ProblemAfter:
 		return off, "data after the JSON value: a file holds exactly one value" + fatal
-	case c == '}' || c == ']':
-		if p := prevNonSpace(b, off); p >= 0 && b[p] == ',' {
-			return p, "a trailing comma: JSON allows none before " + string(c) + fatal
+	case jsonmerge.ProblemNotNumber:
+		word := "NaN"
+		if bytes.HasPrefix(b[off:], []byte("Infinity")) {
+			word = "Infinity"
+			if off > 0 && b[off-1] == '-' {
+				off--
+			}
 		}
-	case c == 'N' && bytes.HasPrefix(b[off:], []byte("NaN")):
-		return off, "NaN is not a JSON number" + fatal
-	case c == 'I' && bytes.HasPrefix(b[off:], []byte("Infinity")):
-		if off > 0 && b[off-1] == '-' {
-			off--
-		}
-		return off, "Infinity is not a JSON number" + fatal
-	case c == '\'':
+		return off, word + " is not a JSON number" + fatal
+	case jsonmerge.ProblemSingleQuote:
 		return off, "a single-quoted string: JSON strings use double quotes" + fatal
 	}
-	msg := strings.TrimPrefix(se.Error(), "invalid character ")
-	return off, "JSON syntax error: unexpected character " + msg + fatal
-}
-
-func prevNonSpace(b []byte, off int) int {
-	for i := off - 1; i >= 0; i-- {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			continue
-		}
-		return i
-	}
-	return -1
+	return off, "JSON syntax error: " + se.Msg + fatal
 }
 
 // position is a 1-based line and character column in a document. One is
@@ -313,109 +367,6 @@ func (p position) lineCol() (int, int) { return int(p.line), int(p.col) }
 // element and the root, which have none) and the value itself.
 type span struct{ key, value position }
 
-// lineCol returns the line and character column of the byte at off:
-// columns count code points (an invalid UTF-8 byte counts as one), and a
-// byte order mark counts as none. It scans the document, so it is for the
-// few offsets no value holds (a byte order mark, invalid UTF-8, a syntax
-// error); the walk locates values as it passes them.
-func lineCol(data []byte, off int) (int, int) {
-	off = min(off, len(data))
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
-	if start == 0 && bytes.HasPrefix(data, []byte(utf8BOM)) && off >= len(utf8BOM) {
-		start = len(utf8BOM) // editors do not show a byte order mark
-	}
-	return bytes.Count(data[:off], []byte("\n")) + 1, utf8.RuneCount(data[start:off]) + 1
-}
-
-// jsonLocator knows where every value of a JSON document starts. Values
-// are numbered nodes, and a pointer is followed one segment at a time
-// through the edges from each node to its members and elements. It holds
-// no pointer strings: a pointer is as long as a value's depth times its
-// keys, so indexing every value by its pointer took memory quadratic in a
-// deeply nested document's size (4,000 levels of 1,000-character keys, a
-// 4 MB file, ran out of memory). This index grows with the number of
-// values, and each member name is the string the decoded value holds.
-type jsonLocator struct {
-	data  []byte
-	spans []span         // by node: 0 is the root, then document order
-	kids  map[edge]int32 // the node of each member and element
-	// The walk visits values in document order, so a cursor that only
-	// moves forward locates them all in one pass over the bytes, however
-	// long the lines: data[off] is on line, at col.
-	off, line, col int
-}
-
-// edge names a child of node parent: a member by name (index -1) or an
-// array element by index. Nodes are numbered in 32 bits: a document holds
-// fewer than 2³¹ values unless it is over 4 GiB.
-type edge struct {
-	parent, index int32
-	name          string
-}
-
-func newJSONLocator(data []byte) *jsonLocator {
-	l := &jsonLocator{data: data, kids: map[edge]int32{}, line: 1, col: 1}
-	if bytes.HasPrefix(data, []byte(utf8BOM)) {
-		l.off = len(utf8BOM) // editors do not show a byte order mark
-	}
-	return l
-}
-
-// advance moves the cursor forward to off and returns its position. off
-// starts a token, an ASCII byte, which no UTF-8 sequence spans: counting
-// runes from the cursor counts what counting from the line's start would.
-func (l *jsonLocator) advance(off int) position {
-	seg := l.data[l.off:off]
-	if i := bytes.LastIndexByte(seg, '\n'); i >= 0 {
-		l.line, l.col = l.line+bytes.Count(seg, []byte("\n")), 1
-		seg = seg[i+1:]
-	}
-	l.col += utf8.RuneCount(seg)
-	l.off = off
-	return newPosition(l.line, l.col)
-}
-
-// locate returns where the value at ptr starts, or its member name's
-// position when atKey is set; for a pointer into no value, the start of
-// its deepest ancestor that is one.
-func (l *jsonLocator) locate(ptr string, atKey bool) (int, int) {
-	if len(l.spans) == 0 {
-		return 1, 1
-	}
-	node := int32(0)
-	for ptr != "" {
-		seg, rest, ok := nextSegment(ptr)
-		child, found := l.kids[edge{parent: node, index: -1, name: seg}]
-		if i, isIndex := arrayIndex(seg); ok && !found && isIndex {
-			child, found = l.kids[edge{parent: node, index: i}]
-		}
-		if !ok || !found {
-			atKey = false
-			break
-		}
-		node, ptr = child, rest
-	}
-	s := l.spans[node]
-	if atKey && s.key.line > 0 {
-		return s.key.lineCol()
-	}
-	return s.value.lineCol()
-}
-
-// nextSegment splits the first reference token off a JSON pointer and
-// unescapes it: "/a~1b/c" gives "a/b" and "/c".
-func nextSegment(ptr string) (seg, rest string, ok bool) {
-	if !strings.HasPrefix(ptr, "/") {
-		return "", "", false
-	}
-	end := len(ptr)
-	if i := strings.IndexByte(ptr[1:], '/'); i >= 0 {
-		end = i + 1
-	}
-	// Replacing allocates only in a segment that holds a "~".
-	return strings.ReplaceAll(strings.ReplaceAll(ptr[1:end], "~1", "/"), "~0", "~"), ptr[end:], true
-}
-
 // arrayIndex reads a pointer segment as an array index, written the way
 // strconv.Itoa writes one: "0", or digits without a leading zero.
 func arrayIndex(seg string) (int32, bool) {
@@ -429,119 +380,6 @@ func arrayIndex(seg string) (int32, bool) {
 	}
 	i, err := strconv.ParseInt(seg, 10, 32)
 	return int32(i), err == nil
-}
-
-// jsonWalker decodes a document that encoding/json accepted, token by
-// token, into the value encoding/json would see (the last duplicate key
-// wins), indexing where every value starts and reporting duplicate keys.
-type jsonWalker struct {
-	dec      *json.Decoder
-	data     []byte
-	base     int // offset of the decoder's input in data
-	end      int // end of the last token, in data
-	loc      *jsonLocator
-	findings []Finding
-	// path leads from the root to the value being walked: the pointer a
-	// duplicate key's finding names is built from it when one is found,
-	// not carried down to every value.
-	path []step
-}
-
-// step is one segment of path: a member name, or an element's index
-// (name unused) when index is not -1.
-type step struct {
-	name  string
-	index int
-}
-
-func (w *jsonWalker) token() (json.Token, int, error) {
-	start := w.end
-	for start < len(w.data) {
-		switch w.data[start] {
-		case ' ', '\t', '\n', '\r', ',', ':':
-			start++
-			continue
-		}
-		break
-	}
-	tok, err := w.dec.Token()
-	if err != nil {
-		return nil, 0, err
-	}
-	w.end = w.base + int(w.dec.InputOffset())
-	return tok, start, nil
-}
-
-// value walks the value that comes next, whose member name is at key
-// (line 0 for none).
-func (w *jsonWalker) value(key position) (any, error) {
-	tok, start, err := w.token()
-	if err != nil {
-		return nil, err
-	}
-	node := int32(len(w.loc.spans))
-	w.loc.spans = append(w.loc.spans, span{key: key, value: w.loc.advance(start)})
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return tok, nil
-	}
-	if d == '[' {
-		arr := []any{}
-		for i := 0; w.dec.More(); i++ {
-			w.loc.kids[edge{parent: node, index: int32(i)}] = int32(len(w.loc.spans))
-			w.path = append(w.path, step{index: i})
-			e, err := w.value(position{})
-			w.path = w.path[:len(w.path)-1]
-			if err != nil {
-				return nil, err
-			}
-			arr = append(arr, e)
-		}
-		_, _, err := w.token()
-		return arr, err
-	}
-	obj := map[string]any{}
-	for w.dec.More() {
-		ktok, koff, err := w.token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := ktok.(string)
-		at := w.loc.advance(koff)
-		member := edge{parent: node, index: -1, name: k}
-		if prev, dup := w.loc.kids[member]; dup {
-			// prev is the key's last occurrence before this one.
-			first := w.loc.spans[prev].key
-			w.findings = append(w.findings, Finding{Pointer: w.pointer(k), Line: int(at.line), Column: int(at.col), Message: fmt.Sprintf(
-				"duplicate key %q (first at %d:%d): Go's encoding/json keeps the last value and silently drops the first; agy keeps the last in hooks.json and mcp_config.json and does not load a plugin.json with a duplicate key at all (reference §2.1, §3, §4)", k, first.line, first.col)})
-		}
-		w.loc.kids[member] = int32(len(w.loc.spans)) // the last occurrence is the one decoded
-		w.path = append(w.path, step{name: k, index: -1})
-		e, err := w.value(at)
-		w.path = w.path[:len(w.path)-1]
-		if err != nil {
-			return nil, err
-		}
-		obj[k] = e
-	}
-	_, _, err = w.token()
-	return obj, err
-}
-
-// pointer is the JSON pointer of member name of the value being walked.
-func (w *jsonWalker) pointer(name string) string {
-	var b strings.Builder
-	for _, s := range w.path {
-		b.WriteByte('/')
-		if s.index >= 0 {
-			b.WriteString(strconv.Itoa(s.index))
-		} else {
-			b.WriteString(escapePointer(s.name))
-		}
-	}
-	b.WriteByte('/')
-	b.WriteString(escapePointer(name))
-	return b.String()
 }
 
 func escapePointer(s string) string {
@@ -572,14 +410,14 @@ func (l *yamlLocator) pos(n *yaml.Node) position {
 // when atKey is set; for a pointer into no value, the start of its
 // deepest ancestor that is one. An alias leads into its anchor's value;
 // the alias itself is where the value is written.
-func (l *yamlLocator) locate(ptr string, atKey bool) (int, int) {
+func (l *yamlLocator) locate(path []string, atKey bool) (int, int) {
 	if l.doc == nil {
 		return l.root.lineCol()
 	}
 	n := l.doc
 	s := span{value: l.pos(n)}
-	for ptr != "" {
-		seg, rest, ok := nextSegment(ptr)
+	for len(path) > 0 {
+		seg, rest, ok := path[0], path[1:], true
 		if n.Kind == yaml.AliasNode && n.Alias != nil {
 			n = n.Alias
 		}
@@ -601,13 +439,18 @@ func (l *yamlLocator) locate(ptr string, atKey bool) (int, int) {
 			atKey = false
 			break
 		}
-		ptr = rest
+		path = rest
 	}
 	if atKey && s.key.line > 0 {
 		return s.key.lineCol()
 	}
 	return s.value.lineCol()
 }
+
+// objectsWithKey: no frontmatter schema has propertyNames, whose failures
+// are the only ones that need it, so frontmatter findings keep the
+// validator's path.
+func (l *yamlLocator) objectsWithKey(int, string) [][]string { return nil }
 
 func (l *yamlLocator) member(m *yaml.Node, name string) (int, bool) {
 	keys, ok := l.keys[m]
@@ -670,6 +513,73 @@ func jsonValue(v any) any {
 	return fmt.Sprint(v)
 }
 
+// MaxPointerBytes bounds the pointer a finding names. A longer one is
+// shortened: each segment past 64 bytes to its first 60 and "…", and if the
+// whole is still too long, the middle segments to one "…". Findings are
+// still located by the whole path; only what they print is shortened, so
+// that a 100 KB key does not make every finding under it 100 KB.
+const MaxPointerBytes = 1024
+
+// shortPointer spells path as a JSON pointer of at most about
+// MaxPointerBytes bytes.
+func shortPointer(path []string) string {
+	n := 0
+	for _, s := range path {
+		n += 1 + len(s)
+	}
+	if n <= MaxPointerBytes {
+		return pointer(path)
+	}
+	segs := make([]string, len(path))
+	for i, s := range path {
+		segs[i] = short(s)
+	}
+	total := 0
+	for _, s := range segs {
+		total += 1 + len(escapePointer(s))
+	}
+	if total > MaxPointerBytes && len(segs) > 8 {
+		segs = append(append(slices.Clip(segs[:4]), "…"), segs[len(segs)-4:]...)
+	}
+	return pointer(segs)
+}
+
+// ShortPointer is a JSON pointer (RFC 6901) shortened as findings print
+// one: at most about MaxPointerBytes bytes (see MaxPointerBytes).
+func ShortPointer(ptr string) string {
+	if len(ptr) <= MaxPointerBytes {
+		return ptr
+	}
+	return shortPointer(jsonmerge.PointerSegments(ptr))
+}
+
+// short cuts a name to at most 64 bytes for a message, on a character
+// boundary.
+func short(s string) string {
+	const limit, keep = 64, 60
+	if len(s) <= limit {
+		return s
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// stepSegments is the path of member name of the object at steps.
+func stepSegments(steps []jsonmerge.PathStep, name string) []string {
+	out := make([]string, 0, len(steps)+1)
+	for _, s := range steps {
+		if s.Index >= 0 {
+			out = append(out, strconv.Itoa(s.Index))
+		} else {
+			out = append(out, s.Name)
+		}
+	}
+	return append(out, name)
+}
+
 // ---- schemas
 
 func compileDocument(name string) (*docSchema, error) {
@@ -709,17 +619,71 @@ func validateInt32(v any) error {
 }
 
 type locator interface {
-	locate(ptr string, atKey bool) (line, col int)
+	// locate returns where the value at path starts, or its member
+	// name's position when atKey is set; for a path into no value, the
+	// start of its deepest ancestor that is one.
+	locate(path []string, atKey bool) (line, col int)
+	// objectsWithKey lists, in document order, the paths of the objects
+	// depth levels down that hold a member named key (nil when the
+	// locator cannot tell).
+	objectsWithKey(depth int, key string) [][]string
 }
+
+// treeLocator locates in a JSON document through the one reader.
+type treeLocator struct{ t *jsonmerge.Tree }
+
+func (l treeLocator) locate(path []string, atKey bool) (int, int) {
+	line, col, _ := l.t.Locate(path, atKey)
+	return line, col
+}
+
+func (l treeLocator) objectsWithKey(depth int, key string) [][]string {
+	return l.t.ObjectsWithKey(depth, key)
+}
+
+// MaxFindings bounds the schema findings listed for one document; one more
+// finding then says how many were not listed. A file with a hundred
+// thousand unknown keys is one mistake repeated, and listing each held
+// memory in proportion to their count times their pointers' length.
+const MaxFindings = 200
+
+// maxCollected bounds the failures gathered from the validator's error
+// tree before duplicates are merged and the first MaxFindings kept.
+const maxCollected = 10 * MaxFindings
 
 // rawFinding is a schema failure before it is placed in the text.
 type rawFinding struct {
-	ptr   string
+	path  []string // segments of the value's pointer; shared, never changed
 	atKey bool
 	msg   string
 	// names marks a finding about a key's name, which supersedes every
 	// other finding at or under that key.
 	names bool
+	// pn is set for a propertyNames failure, whose path the validator
+	// does not report faithfully (see repairPropertyNames).
+	pn *pnFailure
+}
+
+// pnFailure is a propertyNames failure as the validator reports it: the
+// depth of the object, the name, and the propertyNames schema.
+type pnFailure struct {
+	depth     int
+	prop, url string
+}
+
+// collector gathers raw findings up to maxCollected and counts the rest.
+type collector struct {
+	ds      *docSchema
+	out     []rawFinding
+	dropped int
+}
+
+func (c *collector) add(r rawFinding) {
+	if len(c.out) >= maxCollected {
+		c.dropped++
+		return
+	}
+	c.out = append(c.out, r)
 }
 
 func (ds *docSchema) validate(value any, loc locator) []Finding {
@@ -729,62 +693,274 @@ func (ds *docSchema) validate(value any, loc locator) []Finding {
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		line, col := loc.locate("", false)
+		line, col := loc.locate(nil, false)
 		return []Finding{{Line: line, Column: col, Message: err.Error()}}
 	}
-	raws := ds.collect(ve)
-	var superseding []string
+	c := &collector{ds: ds}
+	c.collect(ve)
+	raws := c.out
+	ds.repairPropertyNames(raws, value, loc)
+	sup := &trie{}
 	for _, r := range raws {
 		if r.names {
-			superseding = append(superseding, r.ptr)
+			sup.insert(r.path)
 		}
 	}
-	seen := map[string]bool{}
-	var out []Finding
+	type located struct {
+		rawFinding
+		line, col int
+	}
+	seen := &trie{}
+	var kept []located
 	for _, r := range raws {
-		if !r.names && covered(r.ptr, superseding) {
+		if !r.names && sup.covers(r.path) {
 			continue
 		}
-		if key := r.ptr + "\x00" + r.msg; seen[key] {
-			continue
-		} else {
-			seen[key] = true
+		if !seen.insertMsg(r.path, r.msg) {
+			continue // the same message about the same value
 		}
-		line, col := loc.locate(r.ptr, r.atKey)
-		out = append(out, Finding{Pointer: r.ptr, Line: line, Column: col, Message: r.msg})
+		line, col := loc.locate(r.path, r.atKey)
+		kept = append(kept, located{r, line, col})
+	}
+	// Document order, then pointer and message: the same document gives
+	// the same findings in the same order, whatever order the validator
+	// found them in.
+	sort.Slice(kept, func(i, j int) bool {
+		a, b := kept[i], kept[j]
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		if a.col != b.col {
+			return a.col < b.col
+		}
+		if c := comparePaths(a.path, b.path); c != 0 {
+			return c < 0
+		}
+		return a.msg < b.msg
+	})
+	more := c.dropped
+	if len(kept) > MaxFindings {
+		more += len(kept) - MaxFindings
+		kept = kept[:MaxFindings]
+	}
+	out := make([]Finding, 0, len(kept)+1)
+	for _, k := range kept {
+		out = append(out, Finding{Pointer: shortPointer(k.path), Line: k.line, Column: k.col, Message: k.msg})
+	}
+	if more > 0 {
+		line, col := loc.locate(nil, false)
+		if len(kept) > 0 {
+			line, col = kept[len(kept)-1].line, kept[len(kept)-1].col
+		}
+		out = append(out, Finding{Line: line, Column: col, Message: fmt.Sprintf("and %d more schema findings, not listed: agyconf lists at most %d a document (counted before repeats are merged)", more, MaxFindings)})
 	}
 	return out
 }
 
-func covered(ptr string, by []string) bool {
-	for _, p := range by {
-		if ptr == p || strings.HasPrefix(ptr, p+"/") {
+// trie holds the paths of findings about key names, to find the findings
+// they supersede in time linear in each one's depth.
+type trie struct {
+	end  bool
+	kids map[string]*trie
+	msgs map[string]bool // insertMsg's messages at this path
+}
+
+func (t *trie) insert(path []string) { t.node(path).end = true }
+
+// insertMsg records msg at path and reports whether it is new there: the
+// findings are merged without joining their paths into keys, which for a
+// 100 KB name cost 100 KB a finding.
+func (t *trie) insertMsg(path []string, msg string) bool {
+	n := t.node(path)
+	if n.msgs[msg] {
+		return false
+	}
+	if n.msgs == nil {
+		n.msgs = map[string]bool{}
+	}
+	n.msgs[msg] = true
+	return true
+}
+
+func (t *trie) node(path []string) *trie {
+	for _, s := range path {
+		if t.kids == nil {
+			t.kids = map[string]*trie{}
+		}
+		k := t.kids[s]
+		if k == nil {
+			k = &trie{}
+			t.kids[s] = k
+		}
+		t = k
+	}
+	return t
+}
+
+// covers reports whether path is one of the paths inserted or under one.
+func (t *trie) covers(path []string) bool {
+	for _, s := range path {
+		if t.end {
+			return true
+		}
+		if t = t.kids[s]; t == nil {
+			return false
+		}
+	}
+	return t.end
+}
+
+// comparePaths orders paths segment by segment. Equal segments are most
+// often one string shared, which == compares without reading it.
+func comparePaths(a, b []string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] == b[i] {
+			continue
+		}
+		return strings.Compare(a[i], b[i])
+	}
+	return len(a) - len(b)
+}
+
+// repairPropertyNames gives each propertyNames failure the path of the
+// object it is about. santhosh-tekuri/jsonschema v6.0.3 stores that path
+// without copying it (validator.go: verr.InstanceLocation = vd.vloc;
+// upstream pull request 269), so validating a later sibling overwrites it,
+// and which sibling comes last depends on Go's map order: the same document
+// gave different findings from run to run. Only the path's length survives.
+// The objects at that depth holding the name are found in the document; when
+// there are more of them than failures, those whose object schema refuses
+// the name are kept, found by validating each against it.
+func (ds *docSchema) repairPropertyNames(raws []rawFinding, value any, loc locator) {
+	groups := map[pnFailure][]int{}
+	var keys []pnFailure
+	for i, r := range raws {
+		if r.pn == nil {
+			continue
+		}
+		if _, ok := groups[*r.pn]; !ok {
+			keys = append(keys, *r.pn)
+		}
+		groups[*r.pn] = append(groups[*r.pn], i)
+	}
+	for _, k := range keys {
+		idx := groups[k]
+		cands := loc.objectsWithKey(k.depth, k.prop)
+		if len(cands) > len(idx) {
+			cands = ds.refusing(cands, k, value)
+		}
+		for n, i := range idx {
+			var obj []string
+			if n < len(cands) {
+				obj = cands[n]
+			} else if len(cands) > 0 {
+				obj = cands[len(cands)-1] // a repeat, merged as one
+			}
+			raws[i].path = append(slices.Clip(obj), k.prop)
+		}
+	}
+}
+
+// refusing keeps the objects at paths whose schema (the one holding the
+// propertyNames at k.url) refuses the name k.prop.
+func (ds *docSchema) refusing(paths [][]string, k pnFailure, value any) [][]string {
+	sub, err := ds.subschema(strings.TrimSuffix(k.url, "/propertyNames"))
+	if err != nil {
+		return paths
+	}
+	var out [][]string
+	for _, p := range paths {
+		err := sub.Validate(valueAt(value, p))
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) && refusesName(ve, k.prop) {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return paths
+	}
+	return out
+}
+
+// refusesName reports whether a validation of one object (so at depth 0,
+// where the stored path cannot be overwritten) refused the name prop.
+func refusesName(e *jsonschema.ValidationError, prop string) bool {
+	if pn, ok := e.ErrorKind.(*kind.PropertyNames); ok && pn.Property == prop && len(e.InstanceLocation) == 0 {
+		return true
+	}
+	for _, c := range e.Causes {
+		if refusesName(c, prop) {
 			return true
 		}
 	}
 	return false
 }
 
-func pointer(loc []string) string {
-	var b strings.Builder
-	for _, t := range loc {
-		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
+func valueAt(v any, path []string) any {
+	for _, s := range path {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[s]
+		case []any:
+			i, err := strconv.Atoi(s)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
 	}
-	return b.String()
+	return v
+}
+
+// subschema compiles the schema at an absolute location of this document
+// once.
+func (ds *docSchema) subschema(url string) (*jsonschema.Schema, error) {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	if s, ok := ds.subs[url]; ok {
+		return s, nil
+	}
+	s, err := compileURL(ds.name, url)
+	if err != nil {
+		return nil, err
+	}
+	if ds.subs == nil {
+		ds.subs = map[string]*jsonschema.Schema{}
+	}
+	ds.subs[url] = s
+	return s, nil
+}
+
+// sortedCauses orders a failure's causes by where and what they are: the
+// validator lists them in Go's map order for an object's members, and
+// closest and nameMessages take the first of equals.
+func sortedCauses(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	cs := slices.Clone(e.Causes)
+	key := func(c *jsonschema.ValidationError) []string {
+		if pn, ok := c.ErrorKind.(*kind.PropertyNames); ok {
+			// Its path is not to be trusted (repairPropertyNames).
+			return []string{"\x00propertyNames", pn.Property, c.SchemaURL}
+		}
+		return append(slices.Clip(c.InstanceLocation), "\x00", c.SchemaURL, fmt.Sprintf("%T", c.ErrorKind))
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return comparePaths(key(cs[i]), key(cs[j])) < 0 })
+	return cs
 }
 
 // collect flattens a validation error into findings: leaves with their
 // own messages; for a failed oneOf or anyOf only the alternative that came
 // closest, so a handler missing one key is not also told it is not a
 // prompt handler.
-func (ds *docSchema) collect(e *jsonschema.ValidationError) []rawFinding {
-	ptr := pointer(e.InstanceLocation)
+func (c *collector) collect(e *jsonschema.ValidationError) {
+	ds := c.ds
+	loc := slices.Clip(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
 	case *kind.PropertyNames:
 		var msgs []string
-		for _, c := range e.Causes {
-			msgs = append(msgs, ds.nameMessages(c)...)
+		for _, cause := range sortedCauses(e) {
+			msgs = append(msgs, ds.nameMessages(cause)...)
 		}
 		if len(msgs) == 0 {
 			if d := ds.description(e.SchemaURL); d != "" {
@@ -793,33 +969,49 @@ func (ds *docSchema) collect(e *jsonschema.ValidationError) []rawFinding {
 				msgs = []string{"not allowed"}
 			}
 		}
-		return []rawFinding{{ptr: ptr + "/" + escapePointer(k.Property), atKey: true, names: true,
-			msg: fmt.Sprintf("key %q is not allowed here: %s", k.Property, strings.Join(msgs, "; "))}}
+		c.add(rawFinding{pn: &pnFailure{depth: len(e.InstanceLocation), prop: k.Property, url: e.SchemaURL}, atKey: true, names: true,
+			msg: fmt.Sprintf("key %q is not allowed here: %s", short(k.Property), strings.Join(msgs, "; "))})
+		return
 	case *kind.AdditionalProperties:
-		out := make([]rawFinding, 0, len(k.Properties))
-		for _, p := range k.Properties {
-			out = append(out, rawFinding{ptr: ptr + "/" + escapePointer(p), atKey: true, msg: fmt.Sprintf("key %q is not allowed here", p)})
+		props := slices.Sorted(slices.Values(k.Properties))
+		for _, p := range props {
+			if len(c.out) >= maxCollected {
+				c.dropped += len(props) - (slices.Index(props, p))
+				return
+			}
+			c.add(rawFinding{path: append(loc, p), atKey: true, msg: fmt.Sprintf("key %q is not allowed here", short(p))})
 		}
-		return out
+		return
 	case *kind.Not, *kind.FalseSchema:
 		msg := ds.description(e.SchemaURL)
 		if msg == "" {
 			msg = "not allowed here"
 		}
-		return []rawFinding{{ptr: ptr, atKey: true, msg: msg}}
+		c.add(rawFinding{path: loc, atKey: true, msg: msg})
+		return
 	case *kind.OneOf, *kind.AnyOf:
 		if len(e.Causes) > 0 {
-			return ds.closest(e)
+			for _, r := range ds.closest(e) {
+				c.add(r)
+			}
+			return
 		}
 	}
 	if len(e.Causes) == 0 {
-		return []rawFinding{{ptr: ptr, msg: e.ErrorKind.LocalizedString(ds.printer)}}
+		c.add(rawFinding{path: loc, msg: e.ErrorKind.LocalizedString(ds.printer)})
+		return
 	}
-	var out []rawFinding
-	for _, c := range e.Causes {
-		out = append(out, ds.collect(c)...)
+	for _, cause := range sortedCauses(e) {
+		c.collect(cause)
 	}
-	return out
+}
+
+// collectAll is collect of one error tree into a list of its own, for the
+// comparisons of closest and nameMessages.
+func (ds *docSchema) collectAll(e *jsonschema.ValidationError) []rawFinding {
+	c := &collector{ds: ds}
+	c.collect(e)
+	return c.out
 }
 
 // nameMessages says why a key's name failed its propertyNames schema. A
@@ -835,13 +1027,13 @@ func (ds *docSchema) nameMessages(e *jsonschema.ValidationError) []string {
 		return []string{msg}
 	case *kind.AllOf, *kind.Group, *kind.Schema, *kind.Reference:
 		var out []string
-		for _, c := range e.Causes {
+		for _, c := range sortedCauses(e) {
 			out = append(out, ds.nameMessages(c)...)
 		}
 		return out
 	}
 	var out []string
-	for _, r := range ds.collect(e) {
+	for _, r := range ds.collectAll(e) {
 		out = append(out, strings.TrimSuffix(r.msg, "."))
 	}
 	return out
@@ -857,13 +1049,13 @@ func (ds *docSchema) closest(e *jsonschema.ValidationError) []rawFinding {
 	var missing []string
 	allRequired := true
 	best, bestScore := []rawFinding(nil), [2]int{-1, -1}
-	for _, c := range e.Causes {
+	for _, c := range sortedCauses(e) {
 		if m, ok := onlyRequired(c, depth); ok {
 			missing = append(missing, m...)
 		} else {
 			allRequired = false
 		}
-		rs := ds.collect(c)
+		rs := ds.collectAll(c)
 		score := [2]int{0, len(rs)}
 		if discriminatorMiss(c, depth) {
 			score[0] = 1
@@ -881,7 +1073,7 @@ func (ds *docSchema) closest(e *jsonschema.ValidationError) []rawFinding {
 		if d := ds.description(e.SchemaURL); d != "" {
 			msg += ". " + d
 		}
-		return []rawFinding{{ptr: pointer(e.InstanceLocation), msg: msg}}
+		return []rawFinding{{path: slices.Clip(e.InstanceLocation), msg: msg}}
 	}
 	return best
 }
@@ -949,4 +1141,13 @@ func (ds *docSchema) description(schemaURL string) string {
 	obj, _ := v.(map[string]any)
 	d, _ := obj["description"].(string)
 	return d
+}
+
+func pointer(loc []string) string {
+	var b strings.Builder
+	for _, t := range loc {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(t))
+	}
+	return b.String()
 }

@@ -17,6 +17,8 @@ func FuzzValidateJSON(f *testing.F) {
 	for _, seed := range []string{
 		`{}`, `{"a":{"Stop":[{"command":"x","timeout":5}]}}`, "\xef\xbb\xbf{}", `{"a":1,"a":2}`,
 		`{"mcpServers":{"s":{"command":"x","args":[1]}}}`, `{"a": [1,]}`, `// c` + "\n{}", `{"a": NaN}`,
+		"\xef\xbb\xbf{\n  // c\n  \"mcpServers\": {\"s\": {\"command\": \"x\", /* y */ \"args\": [\"a\",],},},\n}", "{/* never closed",
+		`{"a":{"SessionEnd":[]},"b":{"Bogus":1},"c":{"onStop":[]}}`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -30,6 +30,10 @@ const State = "state"
 // read only to migrate them.
 const StateV1 = "state-v1"
 
+// StateV2 is the name of the schema of states written at version 2,
+// before the list of what waits for a secret, read only to migrate them.
+const StateV2 = "state-v2"
+
 // Names lists the embedded schemas, sorted.
 func Names() []string {
 	entries, err := fs.ReadDir(files, ".")
@@ -66,6 +70,32 @@ func Compile(name string) (*jsonschema.Schema, error) {
 	return s, err
 }
 
+// compileURL compiles the schema at url, an absolute location inside the
+// named schema (its URL with a fragment).
+func compileURL(name, url string) (*jsonschema.Schema, error) {
+	src, err := Source(name)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	c := newCompiler()
+	if err := c.AddResource(URL(name), doc); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	return c.Compile(url)
+}
+
+func newCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.RegisterFormat(&jsonschema.Format{Name: "int32", Validate: validateInt32})
+	return c
+}
+
 // compile also returns the schema's parsed source, for the descriptions
 // findings quote.
 func compile(name string) (*jsonschema.Schema, any, error) {
@@ -77,10 +107,7 @@ func compile(name string) (*jsonschema.Schema, any, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("schema %s: %w", name, err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	c.RegisterFormat(&jsonschema.Format{Name: "int32", Validate: validateInt32})
+	c := newCompiler()
 	if err := c.AddResource(URL(name), doc); err != nil {
 		return nil, nil, fmt.Errorf("schema %s: %w", name, err)
 	}

@@ -6,7 +6,7 @@
 #   scripts/vendor-hash.sh --check   exit 1 if nix/vendor-hash is stale (CI)
 #
 # How: copy the files the flake's `src` holds (SRC_PATHS, the same list as
-# the lib.fileset in flake.nix) to a temporary folder, run `go mod vendor -o`
+# the lib.fileset in package.nix) to a temporary folder, run `go mod vendor -o`
 # there from the local module cache (GOPROXY=off unless GOPROXY is set in the
 # environment; nothing else is downloaded), and take the NAR hash of the
 # result with `nix hash path`, which prints SRI (sha256-…).
@@ -23,7 +23,7 @@
 # from git sees only tracked files, so commit new Go files first.
 set -euo pipefail
 
-# Keep in step with the fileset in flake.nix (tests/nix/flake_test.go checks).
+# Keep in step with the fileset in package.nix (tests/nix/flake_test.go checks).
 SRC_PATHS=(go.mod go.sum cmd internal schema templates)
 
 usage() {

@@ -1,16 +1,13 @@
-# The programs.agyconf values of home.nix, as nix/model.nix takes them:
-# `cfg` is the option set, `tools` the profile paths the module adds for
-# the packages (agyhook from hookPackage, xmsg and mempalace from the
-# harnesses' packages), here for a user whose profile is
-# /home/me/.nix-profile.
+# The programs.agyconf values of home.nix (`cfg`), which adds the harness
+# packages: the module then writes their profile paths (agyhook from
+# hookPackage, xmsg and mempalace from the harnesses' packages) into the
+# model's tools, here for a user whose profile is /home/me/.nix-profile.
 #
-# agyconf.json beside this file is what the module generates from these
-# values (and validates at `home-manager build`); regenerate it with
+# agyconf.json beside this file is what the module generates from home.nix
+# (and validates at `home-manager build`); regenerate it with
 #   AGYCONF_UPDATE_EXAMPLES=1 go test ./examples/
-# which evaluates
-#   nix-instantiate --eval --strict --json --store dummy:// \
-#     -E 'import ../../nix/model.nix (import ./options.nix)'
-# in this folder.
+# which evaluates home.nix with tests/nix's stand-ins for Home Manager
+# (tests/nix/scenarios.nix, scenario example-nix-module).
 {
   cfg = {
     enable = true;
@@ -61,12 +58,5 @@
       enable = true;
       saveInterval = 15;
     };
-  };
-
-  tools = {
-    agyhook = "/home/me/.nix-profile/bin/agyhook";
-    mempalace = "/home/me/.nix-profile/bin/mempalace";
-    mempalace-mcp = "/home/me/.nix-profile/bin/mempalace-mcp";
-    xmsg = "/home/me/.nix-profile/bin/xmsg";
   };
 }

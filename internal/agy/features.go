@@ -16,6 +16,14 @@ const (
 	MCPEnabledTools Feature = "mcp/enabled-tools"
 	// MCPToolLoading: per-tool settings of a server, tools.<tool>.eager.
 	MCPToolLoading Feature = "mcp/tool-loading"
+	// MCPComments, MCPTrailingCommas, MCPBOM: what agy's reader of
+	// mcp_config.json accepts beyond strict JSON.
+	MCPComments       Feature = "mcp/comments"
+	MCPTrailingCommas Feature = "mcp/trailing-commas"
+	MCPBOM            Feature = "mcp/bom"
+	// HooksBOM, PluginBOM: a byte order mark in hooks.json and plugin.json.
+	HooksBOM  Feature = "hooks/bom"
+	PluginBOM Feature = "plugin/bom"
 )
 
 // Behaviour is one version-dependent behaviour.
@@ -42,6 +50,11 @@ func behaviours() []Behaviour {
 			Source: Source{Changelog, "1.1.16 (the /mcp panel keeps enabledTools, written by newer clients); an older build ignores it and offers every tool of the server"}},
 		{Feature: MCPToolLoading, Summary: "per-tool settings of an MCP server, `tools.<tool>.eager` (load the tool's declaration at startup)", Since: V(1, 1, 16),
 			Source: Source{Changelog, "1.1.16 names tools.eager; the per-tool shape tools.<tool>.eager is a third-party reading (an mcp_config.json written by Antigravity with tools.<name>.eager and .background), the only one under which writing it cannot cost the server"}},
+		{Feature: MCPComments, Summary: "`//` and `/* */` comments in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (\"Fixed MCP configuration parsing failing when mcp_config.json contains single-line (//) comments, multi-line (/* */) comments, or trailing commas\"); older builds refuse the file at startup"}},
+		{Feature: MCPTrailingCommas, Summary: "trailing commas in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (the same fix as comments)"}},
+		{Feature: MCPBOM, Summary: "a UTF-8 byte order mark at the start of mcp_config.json", Since: V(1, 1, 23), Source: Source{Changelog, "1.1.23 (\"Fixed parsing MCP JSON configuration files on Windows when saved with a UTF-8 byte order mark\"); reported on Windows, and the safe reading is every platform from that build on"}},
+		{Feature: HooksBOM, Summary: "a UTF-8 byte order mark at the start of hooks.json", Since: V(1, 3, 1), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1): accepted by 1.3.1, the first build named; the public changelog up to 1.2.10 has no such entry, so no earlier build is assumed"}},
+		{Feature: PluginBOM, Summary: "a UTF-8 byte order mark at the start of plugin.json", Since: V(1, 3, 1), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1); older builds do not load a plugin.json with one (reference §4)"}},
 	}
 }
 
@@ -62,3 +75,46 @@ func BehaviourOf(f Feature) Behaviour {
 // Has reports whether a build of version v has the feature. An unknown v
 // has only what every known build has.
 func Has(v Version, f Feature) bool { return v.AtLeast(BehaviourOf(f).Since) }
+
+// JSONExtension is a construct of JSON text beyond strict JSON (RFC 8259).
+type JSONExtension string
+
+const (
+	Comments       JSONExtension = "comments"
+	TrailingCommas JSONExtension = "trailing-commas"
+	BOM            JSONExtension = "bom"
+)
+
+// jsonSyntax says which extension agy accepts in the documents of which
+// schema, by the feature (and so the build) that brought it. What is not
+// listed, agy refuses in every build agyconf knows: a comment in hooks.json,
+// anything in settings.json.
+func jsonSyntax() []struct {
+	Schema    string
+	Extension JSONExtension
+	Feature   Feature
+} {
+	return []struct {
+		Schema    string
+		Extension JSONExtension
+		Feature   Feature
+	}{
+		{"mcp_config", Comments, MCPComments},
+		{"mcp_config", TrailingCommas, MCPTrailingCommas},
+		{"mcp_config", BOM, MCPBOM},
+		{"hooks", BOM, HooksBOM},
+		{"plugin", BOM, PluginBOM},
+	}
+}
+
+// JSONAccepts returns the behaviour row of the build from which agy
+// accepts ext in a document of the schema named schema, and false when no
+// build does.
+func JSONAccepts(schema string, ext JSONExtension) (Behaviour, bool) {
+	for _, r := range jsonSyntax() {
+		if r.Schema == schema && r.Extension == ext {
+			return BehaviourOf(r.Feature), true
+		}
+	}
+	return Behaviour{}, false
+}

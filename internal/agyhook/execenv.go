@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/jsonesc"
+	"github.com/agyconf/agyconf/internal/secretpath"
 )
 
 // exec-env starts a stdio MCP server with secrets read from files at the
@@ -153,11 +154,14 @@ func parseExecEnv(args []string) ([]envOp, []string, error) {
 					}
 					op.JSONEscape, val = level, rest
 				}
-				if !filepath.IsAbs(val) {
-					return nil, nil, usageErr("%s %s: path %q is not absolute", a, name, val)
-				}
 				if strings.IndexByte(val, 0) >= 0 {
 					return nil, nil, usageErr("%s %s: the path contains a NUL byte", a, name)
+				}
+				// An absolute path, or one naming the runtime folder as
+				// sops-nix and agenix write it (%r/…, ${XDG_RUNTIME_DIR}/…),
+				// expanded when the file is read.
+				if err := secretpath.Check(val); err != nil {
+					return nil, nil, usageErr("%s %s: path %q is not absolute (%v)", a, name, val, err)
 				}
 				op.Path, op.File = val, true
 			}
@@ -275,7 +279,11 @@ func buildExecEnv(args, environ []string, read func(string) (string, error)) (Ex
 			b.WriteString(op.Text)
 			continue
 		}
-		v, err := read(op.Path)
+		full, err := secretpath.Expand(op.Path, runtimeEnv(environ))
+		if err != nil {
+			return ExecPlan{}, failErr("--env-file %s=%s: %v", op.Name, showPath(op.Path), err)
+		}
+		v, err := read(full)
 		if err != nil {
 			return ExecPlan{}, failErr("--env-file %s=%s: %v", op.Name, showPath(op.Path), err)
 		}
@@ -296,6 +304,14 @@ func buildExecEnv(args, environ []string, read func(string) (string, error)) (Ex
 		env = append(env, k+"="+vals[k].String())
 	}
 	return ExecPlan{Argv: cmd, Env: env}, nil
+}
+
+// runtimeEnv is what expanding a secret path needs, from the environment
+// agy started the server with: its XDG_RUNTIME_DIR is the session's.
+func runtimeEnv(environ []string) secretpath.Env {
+	env := secretpath.Host()
+	env.Getenv = func(k string) string { return envValue(environ, k) }
+	return env
 }
 
 // lookPathIn resolves a command name without "/" against pathList, a

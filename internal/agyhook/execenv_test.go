@@ -409,3 +409,44 @@ func FuzzExecEnvArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestExecEnvRuntimePaths: a secret path naming the runtime folder, as
+// sops-nix (%r/…) and agenix (${XDG_RUNTIME_DIR}/…) write it, is read in
+// the runtime folder of the environment agy started the server with.
+func TestExecEnvRuntimePaths(t *testing.T) {
+	if runtime.GOOS == "darwin" {
+		t.Skip("%r is the darwin user temp folder there (internal/secretpath's tests cover it)")
+	}
+	var reads []string
+	read := func(p string) (string, error) { reads = append(reads, p); return "v", nil }
+	environ := []string{"XDG_RUNTIME_DIR=/run/user/4242", "PATH=/bin"}
+	plan, err := buildExecEnv([]string{
+		"--env-file", "A=%r/secrets/a", "--env-file", "B=${XDG_RUNTIME_DIR}/agenix/b",
+		"--env-file-json", "C=1:%r/100%%", "--", "srv",
+	}, environ, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(reads, " "), "/run/user/4242/secrets/a /run/user/4242/agenix/b /run/user/4242/100%"; got != want {
+		t.Errorf("reads %q, want %q", got, want)
+	}
+	if envValue(plan.Env, "A") != "v" || envValue(plan.Env, "B") != "v" {
+		t.Errorf("env %q", plan.Env)
+	}
+	// The darwin form is refused elsewhere, at run time, naming VAR.
+	_, err = buildExecEnv([]string{"--env-file", "D=$(getconf DARWIN_USER_TEMP_DIR)/agenix/d", "--", "srv"}, environ, read)
+	var ee *execError
+	if !errors.As(err, &ee) || ee.code != execFailed || !strings.Contains(ee.msg, "D=") {
+		t.Errorf("darwin form on %s: %v", runtime.GOOS, err)
+	}
+	// Any other placeholder is a usage error, found before any read.
+	reads = nil
+	for _, p := range []string{"%h/x", "${HOME}/x", "%r/../x"} {
+		if _, err := buildExecEnv([]string{"--env-file", "E=" + p, "--", "srv"}, environ, read); !errors.As(err, &ee) || ee.code != execUsage {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if len(reads) != 0 {
+		t.Errorf("read %q", reads)
+	}
+}

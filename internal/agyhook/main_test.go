@@ -271,14 +271,18 @@ func TestWatchdogAndPanic(t *testing.T) {
 
 func TestWatchdogSingleAnswer(t *testing.T) {
 	f := newFixture(t)
-	done := make(chan struct{})
-	f.wakeHook = func(ctx context.Context) { time.Sleep(150 * time.Millisecond); close(done) }
+	// The wake blocks until Main has returned, so the watchdog answers
+	// first however loaded the machine is; then the late answer must not
+	// be written too.
+	release, done := make(chan struct{}), make(chan struct{})
+	f.wakeHook = func(ctx context.Context) { <-release; close(done) }
 	env := f.env()
 	env.Watchdog = 50 * time.Millisecond
 	var out lockedBuffer
 	Main([]string{"mempalace-wake"}, strings.NewReader(`{"conversationId":"x","invocationNum":1}`), &out, &lockedBuffer{}, env)
+	close(release)
 	<-done
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // the worker's answer, were it written
 	if got := out.String(); got != "{}\n" {
 		t.Errorf("answers: %q", got)
 	}

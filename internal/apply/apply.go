@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -31,6 +32,9 @@ const (
 	Restore   Action = "restore"   // taken over by agyconf, no longer wanted: what was there before is put back
 	Keep      Action = "keep"      // agyconf's, no longer wanted, but edited: left alone
 	Conflict  Action = "conflict"  // exists and is not agyconf's, or was edited
+	// Pending: it needs an inline secret that cannot be read yet
+	// (render --defer-secrets): left as it is, written once it can be.
+	Pending Action = "pending"
 	// Merge is the write of a shared file that carries its entries'
 	// changes; the entries' own Changes say what changes.
 	Merge Action = "merge"
@@ -69,6 +73,8 @@ type Change struct {
 	wouldBe []byte
 	// forget drops the unit from the state once the batch is in place.
 	forget bool
+	// waiting, for a pending change, are the secret files it waits for.
+	waiting []string
 
 	// rebuild merges agyconf's entries into a shared file's content again,
 	// for when the file changed between the decision and the write.
@@ -105,6 +111,10 @@ type Options struct {
 	Others map[string]*State
 	// Secrets reads a secret file; only called for documents written.
 	Secrets render.SecretReader
+	// Pending are inline secrets that cannot be read yet, by path (render
+	// --defer-secrets, status): what needs one is decided as a Pending
+	// change, and they are never read.
+	Pending map[string]string
 	// KeepDirs are folders, relative to Root with forward slashes, that
 	// pruning never removes even when it empties them (the layout's own
 	// folders and their parents). Other folders a prune empties go too.
@@ -120,6 +130,15 @@ type Options struct {
 	// a cloned repository could link to any file of the machine, and diff
 	// would print it). Either way a write replaces the link.
 	ReadOutsideLinks bool
+	// AfterHMLink is the home-files folder of the Home Manager generation
+	// about to be linked, for the module's preflight (render --dry-run
+	// before writeBoundary): the decision is the one the render will make
+	// after Home Manager's linkGeneration, which removes the links of the
+	// generation it replaces and links the new generation's files. A link
+	// into a Home Manager generation is then gone, unless the new
+	// generation links that path too, and a path the new generation links
+	// is a link into it. "" decides on the files as they are.
+	AfterHMLink string
 	// nixStore replaces /nix/store/ in tests, which cannot make one.
 	nixStore string
 }
@@ -204,6 +223,13 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 		}
 		out = append(out, c)
 	}
+	for i := range out {
+		// What the last render left out for a secret it could not read,
+		// and that this one can: said, since it was a warning then.
+		if waited := st.Waiting[out[i].key()]; waited != nil && out[i].Action != Pending && out[i].Action != Merge && out[i].Reason == "" {
+			out[i].Reason = fmt.Sprintf("the last render left it as it was, waiting for the secret %s, which can be read now", strings.Join(waited, ", "))
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
@@ -220,8 +246,29 @@ type live struct {
 	outside bool
 	// store is set for a link that leads into the Nix store.
 	store bool
-	data  []byte
-	mode  fs.FileMode
+	// hmFiles is set for a link into a Home Manager generation's files
+	// (…-home-manager-files/…), which linkGeneration removes or replaces.
+	hmFiles bool
+	data    []byte
+	mode    fs.FileMode
+}
+
+// hmSwitch is what Home Manager's linkGeneration will have made of a
+// target by the time the render runs (Options.AfterHMLink): linked, when
+// the new generation links the path; gone, when it is a link into a
+// generation and the new one does not link it.
+type hmSwitch struct{ linked, gone bool }
+
+func (o Options) hmSwitch(p string, l live) hmSwitch {
+	if o.AfterHMLink == "" {
+		return hmSwitch{}
+	}
+	// The generation in the store, outside the root: only whether it
+	// links the path is asked, nothing of it is read.
+	if _, err := os.Lstat(filepath.Join(o.AfterHMLink, filepath.FromSlash(p))); err == nil {
+		return hmSwitch{linked: true}
+	}
+	return hmSwitch{gone: l.link != "" && l.hmFiles}
 }
 
 // hmLink reports whether a link points into a Home Manager generation:
@@ -271,7 +318,8 @@ func readLive(fsys FS, p string, readOutside bool) (live, error) {
 		// Judged on where the link leads, cleaned: its text could say
 		// "home-manager-files/../.." and lead anywhere.
 		leads := filepath.Clean(le.Leads)
-		l.store = strings.HasPrefix(leads+"/", nixStore) || strings.Contains(leads, "-home-manager-files/")
+		l.hmFiles = strings.Contains(leads, "-home-manager-files/")
+		l.store = strings.HasPrefix(leads+"/", nixStore) || l.hmFiles
 		if !readOutside {
 			// A workspace arrived with git clone: what its links point to
 			// is none of its business, and diff would print it.
@@ -310,6 +358,15 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	if err != nil {
 		return c, err
 	}
+	hm := opts.hmSwitch(d.Path, l)
+	if hm.linked {
+		// The new generation links it: a link into the store by then,
+		// whatever is there now.
+		f := opts.facts(d.Path, owned)
+		f.Desired, f.Live, f.HMLink = true, true, true
+		c.apply(decideUnit(f, opts.flags()), owned)
+		return c, nil
+	}
 	c.live = l.data
 	if owned != nil {
 		c.secrets = owned.Secrets
@@ -322,7 +379,8 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 
 	// What agyconf would write, secrets read: comparing it with the live
 	// bytes in memory finds a rotated secret without ever hashing one.
-	data, err := d.Bytes(opts.Secrets)
+	waits := opts.waitingFor(d.SecretFiles())
+	data, err := d.Bytes(opts.readOrPlaceholder())
 	if err != nil {
 		return c, err
 	}
@@ -344,11 +402,18 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 	f.Desired = true
 	f.Live = haveLive || l.outside
 	f.HMLink, f.OutsideLink = l.hmLink() && l.link != "", l.outside && !l.hmLink()
+	f.HMLinkGoes = f.HMLink && hm.gone
 	// A link is never up to date: it is replaced by a regular file.
 	f.UpToDate = haveLive && l.link == "" && bytes.Equal(l.data, data) && (opts.sameMode(l.mode, d.Mode) || d.Kind == render.ManagedBlock)
 	f.SameContent = haveLive && liveHash == wantHash
 	f.Ours = owned != nil && haveLive && owned.matches(liveHash)
 	dec := decideUnit(f, opts.flags())
+	if waits != nil {
+		if dec = pendingDecision(dec, f, waits); dec.Action == Pending {
+			c.markPending(dec, waits)
+			return c, nil
+		}
+	}
 	c.apply(dec, owned)
 	if dec.Action == Conflict && f.OutsideLink {
 		c.Reason = outsideLinkReason(l.link)
@@ -573,15 +638,9 @@ func redactedHash(raw []byte, ptrs []string) (string, error) {
 func jsonPosError(data []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := 1, 1
-		for _, b := range data[:min(int(se.Offset), len(data))] {
-			if b == '\n' {
-				line, col = line+1, 1
-			} else {
-				col++
-			}
-		}
-		return fmt.Errorf("not valid JSON at line %d, column %d: %v", line, col, se)
+		// The offset is just past the byte encoding/json stopped at.
+		p := jsonmerge.Position(data, int(se.Offset))
+		return fmt.Errorf("not valid JSON at line %d, column %d: %v", p.Line, p.Column, se)
 	}
 	return fmt.Errorf("not valid JSON: %w", err)
 }
@@ -715,11 +774,22 @@ func Execute(changes []Change, st *State, opts Options) error {
 	if err := b.commit(); err != nil {
 		return err
 	}
+	// What waits for a secret, as of this render: a later one that can
+	// read it writes it and drops it from the list.
+	st.Waiting = nil
+	for _, c := range changes {
+		if c.Action == Pending {
+			if st.Waiting == nil {
+				st.Waiting = map[string][]string{}
+			}
+			st.Waiting[c.key()] = c.waiting
+		}
+	}
 	for _, c := range changes {
 		switch {
 		case c.forget:
 			delete(st.Files, c.key())
-		case c.Action == Keep, c.Action == Merge, c.Action == Conflict:
+		case c.Action == Keep, c.Action == Merge, c.Action == Conflict, c.Action == Pending:
 			// Keep: still recorded, a later render may prune it once
 			// restored. Merge: the entries record themselves.
 		case c.state != nil:
@@ -775,7 +845,8 @@ func takeSecrets(data []byte, refs map[string]model.Str, read render.SecretReade
 		}
 		return data, nil
 	}
-	doc, err := jsonmerge.Parse(data)
+	// A backup is of a file as it was, in whatever syntax agy read it.
+	doc, err := jsonmerge.ParseWith(data, jsonmerge.JSONC)
 	if err != nil {
 		return data, nil
 	}
@@ -822,7 +893,8 @@ func putSecrets(data []byte, taken []BackupSecret, read render.SecretReader) ([]
 		}
 		return json.Marshal(v)
 	}
-	doc, err := jsonmerge.Parse(data)
+	// A backup is of a file as it was, in whatever syntax agy read it.
+	doc, err := jsonmerge.ParseWith(data, jsonmerge.JSONC)
 	if err != nil {
 		return nil, err
 	}
@@ -912,7 +984,8 @@ func redactPointers(data []byte, c Change) []byte {
 			}
 		}
 	}
-	doc, err := jsonmerge.Parse(data)
+	// A backup is of a file as it was, in whatever syntax agy read it.
+	doc, err := jsonmerge.ParseWith(data, jsonmerge.JSONC)
 	if err != nil {
 		return data
 	}

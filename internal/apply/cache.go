@@ -68,7 +68,8 @@ func (s *Store) stamp(instance, name string) string {
 // recording a cache.
 func InSync(changes []Change) bool {
 	for _, c := range changes {
-		if c.Action == Conflict || c.Action == Keep {
+		// A pending unit waits for a secret the next render may read.
+		if c.Action == Conflict || c.Action == Keep || c.Action == Pending {
 			return false
 		}
 	}

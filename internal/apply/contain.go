@@ -21,8 +21,8 @@ import (
 // kilobytes; a million-element array, written back indented, is 9 MB.
 const MaxLiveFileSize = 16 << 20
 
-// nixStore is where Nix keeps its store.
-const nixStore = "/nix/store/"
+// nixStore is where Nix keeps its store, as a prefix.
+const nixStore = confine.NixStore + "/"
 
 // Writes stay under the render root. The root is opened once (confine.Root)
 // and every call below it goes through os.Root, which refuses, in the

@@ -56,6 +56,12 @@ type Facts struct {
 	// HMLink: it is a link into a Home Manager generation. OutsideLink: a
 	// link out of the root that is not read.
 	HMLink, OutsideLink bool
+	// HMLinkGoes: that link belongs to the generation Home Manager's
+	// linkGeneration is about to replace, and the new one does not link
+	// the path, so it is gone by the time the render runs: the module's
+	// preflight (render --dry-run --after-hm-link) decides as the render
+	// will, never counting it as a conflict.
+	HMLinkGoes bool
 }
 
 // Flags are the user's say in a decision.
@@ -108,6 +114,11 @@ func decideUnit(f Facts, fl Flags) Decision {
 }
 
 func decideWanted(f Facts, fl Flags) Decision {
+	if f.HMLinkGoes {
+		// Home Manager removes its link first: the render writes into an
+		// empty place, as after any deletion.
+		f.Live, f.HMLink = false, false
+	}
 	switch {
 	case f.HMLink && !fl.Adopt:
 		return Decision{Action: Conflict, Reason: hmLinkReason}

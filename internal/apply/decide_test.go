@@ -32,12 +32,12 @@ func allFacts() []struct {
 								for _, origin := range []Origin{"", OriginCreated, OriginFound, OriginAdopted, OriginForced, OriginUnknown} {
 									for _, hasOrig := range b {
 										for _, dflt := range b {
-											for _, link := range []string{"", "hm", "outside"} {
+											for _, link := range []string{"", "hm", "hm-goes", "outside"} {
 												for _, force := range b {
 													for _, adopt := range b {
 														f := Facts{Desired: desired, Live: live, UpToDate: upToDate, SameContent: same, Owned: owned,
 															Elsewhere: elsewhere, Ours: ours, Origin: origin, HasOriginal: hasOrig, Default: dflt,
-															HMLink: link == "hm", OutsideLink: link == "outside"}
+															HMLink: link == "hm" || link == "hm-goes", HMLinkGoes: link == "hm-goes", OutsideLink: link == "outside"}
 														if !consistent(f) {
 															continue
 														}
@@ -79,6 +79,9 @@ func consistent(f Facts) bool {
 	case (f.HMLink || f.OutsideLink) && (!f.Live || f.UpToDate || f.SameContent || f.Ours):
 		// A link at the target is never up to date and is not read.
 		return false
+	case f.HMLinkGoes && (!f.HMLink || !f.Desired):
+		// Only the preflight asks, and only of wanted units.
+		return false
 	case !f.Desired && (f.Elsewhere != "" || !f.Owned || f.HMLink || f.OutsideLink || f.UpToDate || f.SameContent || f.Default):
 		// Stale units are this instance's, decided on whether they are
 		// still what agyconf wrote.
@@ -108,6 +111,7 @@ func (f Facts) String() string {
 	add(f.HasOriginal, "has-original")
 	add(f.Default, "default")
 	add(f.HMLink, "hm-link")
+	add(f.HMLinkGoes, "goes")
 	add(f.OutsideLink, "outside-link")
 	return strings.Join(parts, " ")
 }
@@ -149,7 +153,7 @@ func TestDecisionTable(t *testing.T) {
 		switch {
 		case d.Remove && (c.f.Desired || !c.f.Ours || (c.f.Origin != OriginCreated && c.f.Origin != "")):
 			t.Errorf("%s: removes what agyconf did not create, or what was edited: %s", c.f, d)
-		case (d.Write || d.Restore) && c.f.Live && !c.f.Ours && !d.Backup && !c.f.UpToDate:
+		case (d.Write || d.Restore) && c.f.Live && !c.f.HMLinkGoes && !c.f.Ours && !d.Backup && !c.f.UpToDate:
 			t.Errorf("%s%s: overwrites what agyconf did not write without a backup: %s", c.f, flags, d)
 		case d.Action == Conflict && (d.Write || d.Remove || d.Restore || d.Forget || d.Backup):
 			t.Errorf("%s: a conflict that does something: %s", c.f, d)
@@ -163,8 +167,12 @@ func TestDecisionTable(t *testing.T) {
 			t.Errorf("%s: leaves a wanted unit absent: %s", c.f, d)
 		case c.f.Elsewhere != "" && c.f.Desired && d.Action != Conflict:
 			t.Errorf("%s: takes another instance's unit: %s", c.f, d)
-		case (c.f.HMLink || c.f.OutsideLink) && !c.fl.Adopt && d.Action != Conflict:
+		case (c.f.HMLink || c.f.OutsideLink) && !c.f.HMLinkGoes && !c.fl.Adopt && d.Action != Conflict:
 			t.Errorf("%s: replaces a link without --adopt: %s", c.f, d)
+		case c.f.HMLinkGoes && c.f.Elsewhere == "" && (d.Action == Conflict || d.Backup):
+			// Home Manager removes that link before the render: the
+			// preflight must not refuse, nor back up, what will be gone.
+			t.Errorf("%s%s: counts a link Home Manager removes: %s", c.f, flags, d)
 		}
 	}
 	got := b.String()

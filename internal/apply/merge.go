@@ -119,6 +119,14 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	if err != nil {
 		return nil, err
 	}
+	switch hm := opts.hmSwitch(d.Path, l); {
+	case hm.linked && !opts.Adopt:
+		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
+	case hm.linked, hm.gone:
+		// Gone by the time the render runs (or, linked with --adopt,
+		// replaced by agyconf's own file): nothing to merge into.
+		l = live{}
+	}
 	if l.hmLink() && !opts.Adopt {
 		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
 	}
@@ -130,15 +138,19 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		// it points to is read, so there is nothing to merge into.
 		l.exists = false
 	}
+	// agyconf never writes a comment, a trailing comma or a byte order
+	// mark, so merging into a file that has them asks no more of agy than
+	// the file already did (validate judges those against --agy-version).
+	syn := jsonmerge.AgySyntax(d.Schema)
 	var live *jsonmerge.Doc
 	if l.exists {
-		if live, err = jsonmerge.Parse(l.data); err != nil {
+		if live, err = jsonmerge.ParseWith(l.data, syn); err != nil {
 			return nil, fmt.Errorf("%s: %w; agyconf never rewrites a file it cannot read", d.Path, err)
 		}
 	} else if live, err = jsonmerge.Parse([]byte("{}")); err != nil {
 		panic(err)
 	}
-	resolved, err := resolveTree(d, opts.Secrets)
+	resolved, err := resolveTree(d, opts.readOrPlaceholder())
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +163,7 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	var ops []func(*jsonmerge.Doc) error
 	owner := ownsAny(st, d.Path)
 	places := opts.writes(d.Path)
+	anyPending := false
 	for _, u := range units(d) {
 		wanted[u.key] = true
 		c := Change{Path: d.Path, Unit: unitName(u), stateKey: u.key, doc: d}
@@ -214,10 +227,17 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 			f.Elsewhere = "" // cannot happen: planned files are places
 		}
 		dec := decideUnit(f, opts.flags())
+		if waits := opts.waitingIn(u.want); waits != nil {
+			if dec = pendingDecision(dec, f, waits); dec.Action == Pending {
+				c.markPending(dec, waits)
+				changes, anyPending = append(changes, c), true
+				continue
+			}
+		}
 		c.apply(dec, owned)
 		if dec.Action == Conflict && l.exists {
 			// What the file would be with this entry as the config wants it.
-			if doc, err := jsonmerge.Parse(l.data); err == nil && doc.Set(wantRaw, u.path...) == nil {
+			if doc, err := jsonmerge.ParseWith(l.data, syn); err == nil && doc.Set(wantRaw, u.path...) == nil {
 				c.live, c.wouldBe = l.data, doc.Bytes()
 				for _, key := range stateKeys(st, d.Path) {
 					p, _, _ := parseUnitKey(key)
@@ -322,14 +342,14 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 	}
 	if edits {
 		var fresh []byte
-		if !l.exists {
+		if !l.exists && !anyPending {
 			if fresh, err = d.Bytes(opts.Secrets); err != nil {
 				return nil, err
 			}
 		}
 		w := mergeWrite(d, l, live, owner, fresh)
 		w.rebuild = func(current []byte) ([]byte, error) {
-			doc, err := jsonmerge.Parse(current)
+			doc, err := jsonmerge.ParseWith(current, syn)
 			if err != nil {
 				return nil, fmt.Errorf("%s changed while agyconf rendered, and no longer parses: %w", d.Path, err)
 			}
@@ -357,8 +377,12 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data []byte) Change {
 	c := Change{Path: d.Path, Action: Merge, data: doc.Bytes(), mode: l.mode, doc: d, live: l.data}
 	if !l.exists {
-		// A new file is exactly the rendered document.
-		c.data, c.mode = data, d.Mode
+		// A new file is exactly the rendered document, or, while entries
+		// of it wait for a secret, the others merged into nothing.
+		c.mode = d.Mode
+		if data != nil {
+			c.data = data
+		}
 	}
 	if d.Mode == render.ModeSecret {
 		// Credentials go only into files of mode 0600, whoever made them.

@@ -82,7 +82,7 @@ func redactIn(data []byte, ptrs []string, isJSON bool) string {
 	if len(data) == 0 || len(ptrs) == 0 || !isJSON {
 		return string(data)
 	}
-	out, ok := jsonmerge.RedactStrings(data, ptrs, `"`+render.Placeholder+`"`)
+	out, ok := jsonmerge.RedactStrings(data, ptrs, `"`+render.Placeholder+`"`, jsonmerge.JSONC)
 	if !ok {
 		// Unreadable JSON cannot be redacted; show nothing of it rather
 		// than a secret.

@@ -17,7 +17,7 @@ import (
 // change to the state's shape, or to where artifacts live, bumps it, with
 // a migration from each older version (migrate) and a test of it; an
 // older agyconf meeting a newer state refuses it with a message.
-const StateVersion = 2
+const StateVersion = 3
 
 // MaxStateSize bounds a state file, and the other instances' states of
 // one root together: about 150 bytes an owned entry, so a state of
@@ -41,6 +41,10 @@ type State struct {
 	// Backups lists every backup of content agyconf overwrote without
 	// having written it, oldest first.
 	Backups []Backup `json:"backups,omitempty"`
+	// Waiting lists, by unit key, what the last render left as it was
+	// because an inline secret it needs could not be read yet (render
+	// --defer-secrets), with those secret files: since state version 3.
+	Waiting map[string][]string `json:"waiting,omitempty"`
 	// migratedFrom is the version the state was read as, when older.
 	migratedFrom int
 	// byFile lists the keys of shared files' entries by file, built once
@@ -177,6 +181,8 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 		return nil, fmt.Errorf("state file %s has version %d, written by a newer agyconf; this one reads versions up to %d: upgrade agyconf, or %s", name, version, StateVersion, startOver)
 	case version == 1:
 		schemaName = schema.StateV1
+	case version == 2:
+		schemaName = schema.StateV2
 	case version < 1:
 		return nil, fmt.Errorf("state file %s has version %d, which no agyconf wrote; %s", name, version, startOver)
 	}
@@ -208,7 +214,17 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 	if s.Files == nil {
 		s.Files = map[string]*FileState{}
 	}
+	if version == 2 {
+		migrateV2(&s)
+	}
 	return &s, nil
+}
+
+// migrateV2 reads a state of version 2, which had no list of what waits
+// for a secret: nothing did (a render refused an unreadable inline secret),
+// so the shape of version 3 holds it as it is.
+func migrateV2(s *State) {
+	s.Version, s.migratedFrom, s.Waiting = StateVersion, 2, nil
 }
 
 // migrateV1 reads a state of version 1: one pending hash, no origins. A
@@ -247,6 +263,9 @@ func (s *State) encode() ([]byte, error) {
 	for _, f := range s.Files {
 		sort.Strings(f.Secrets)
 		sort.Strings(f.Pending)
+	}
+	for _, w := range s.Waiting {
+		sort.Strings(w)
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

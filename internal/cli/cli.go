@@ -87,7 +87,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:      "agyconf",
 		Usage:     "declarative, validated configuration for Google Antigravity",
-		UsageText: "agyconf [global options] command [command options]",
+		UsageText: "agyconf [--version] [-q|--quiet] command [command options]",
 		Description: `agyconf reads HCL files (or the JSON that its Nix module emits) describing
 MCP servers, hooks, skills, rules, subagents, workflows, plugins and
 permissions, validates them, and writes Antigravity's files.
@@ -122,6 +122,17 @@ EXAMPLES:
 			importCommand(),
 			completionCommand(),
 			manCommand(),
+		},
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "version", Usage: "print agyconf's version (as agyconf version does)"},
+			quietFlag(),
+		},
+		Before: func(c *cli.Context) error {
+			if c.Bool("version") {
+				fmt.Fprintf(c.App.Writer, "agyconf %s\n", buildVersion())
+				return exit(ExitOK, nil)
+			}
+			return nil
 		},
 		Action: unknownCommand,
 	}
@@ -222,4 +233,32 @@ EXAMPLES:
 			return nil
 		},
 	}
+}
+
+// quietFlag is -q/--quiet, global and on the commands that report
+// progress: it silences what a command prints when all went well (the
+// changes a render made, "in sync", "valid", notes), never an error, a
+// warning, a conflict, drift or a finding. For diff it prints nothing and
+// exits 1 when there are differences, as git diff --quiet does.
+func quietFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing when all goes well; errors, warnings, conflicts, drift and findings still print"}
+}
+
+// quiet reports whether -q was given, before the command or after it.
+func quiet(c *cli.Context) bool {
+	for _, x := range c.Lineage() {
+		if x.IsSet("quiet") && x.Bool("quiet") {
+			return true
+		}
+	}
+	return false
+}
+
+// info is where a command's progress report goes: its writer, or nowhere
+// under -q.
+func info(c *cli.Context, w io.Writer) io.Writer {
+	if quiet(c) {
+		return io.Discard
+	}
+	return w
 }

@@ -29,6 +29,7 @@ EXAMPLES:
 			&cli.BoolFlag{Name: "stat", Usage: "print a line per file with the lines added and removed, not the diff"},
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when there are differences"},
 			formatFlag(),
+			quietFlag(),
 		),
 		Action: runDiff,
 	}
@@ -43,6 +44,13 @@ func runDiff(c *cli.Context) error {
 	out := s.out(c)
 	color := useColor(out, c.String("color"))
 	drift := apply.Drift(s.Changes)
+	if quiet(c) {
+		// As git diff --quiet: nothing printed, exit 1 on differences.
+		if len(drift) > 0 {
+			return exit(ExitFindings, nil)
+		}
+		return nil
+	}
 	if c.String("format") == "json" {
 		if err := writeDiffJSON(out, s.Root, drift, apply.Files(s.Changes), s.SecretValues()); err != nil {
 			return err

@@ -169,7 +169,7 @@ func redactRendered(t *testing.T, root string, files map[string]string) {
 	}
 	for file, ps := range ptrs {
 		if text, ok := files[file]; ok {
-			out, _ := jsonmerge.RedactStrings([]byte(text), ps, `"<secret>"`)
+			out, _ := jsonmerge.RedactStrings([]byte(text), ps, `"<secret>"`, jsonmerge.JSONC)
 			files[file] = string(out)
 		}
 	}

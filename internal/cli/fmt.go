@@ -30,7 +30,10 @@ aligned "=" and comments, spacing), and rewrites in place each file that
 changes, atomically and keeping its mode; a linked file is rewritten where
 the link points. Each PATH is a .hcl file or a folder, whose *.hcl files
 directly inside it are formatted (as a config folder is read); without
-PATH, the current folder. - formats standard input to standard output.
+PATH, the default config ($XDG_CONFIG_HOME/agyconf, ~/.config/agyconf), as
+every command reads. - formats standard input to standard output. A file
+in the Nix store (the Home Manager module's config) is never rewritten:
+change the Nix options instead; --check still reads it.
 
 JSON configs (what the Nix module writes) are left alone. A file with a
 syntax error is left alone too and reported as file:line:column: exit 2.
@@ -47,6 +50,7 @@ EXAMPLES:
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; list the files that are not formatted and exit 1 if there is one"},
 			&cli.BoolFlag{Name: "diff", Usage: "print a unified diff of each change instead of the file's name"},
+			quietFlag(),
 		},
 		Action: runFmt,
 	}
@@ -58,7 +62,11 @@ func runFmt(c *cli.Context) error {
 		return fmtStdin(c)
 	}
 	if len(paths) == 0 {
-		paths = []string{"."}
+		def, err := defaultConfig()
+		if err != nil {
+			return exit(ExitBadInput, fmt.Errorf("fmt needs a PATH: %w (see agyconf fmt --help)", err))
+		}
+		paths = []string{def}
 	}
 	var files []string
 	seen := map[string]bool{}
@@ -162,7 +170,7 @@ func fmtFile(c *cli.Context, path string) (changed, broken bool, err error) {
 	if c.Bool("diff") {
 		io.WriteString(c.App.Writer, udiff.Unified("a/"+filepath.ToSlash(path), "b/"+filepath.ToSlash(path), string(src), string(out)))
 	} else {
-		fmt.Fprintln(c.App.Writer, path)
+		fmt.Fprintln(info(c, c.App.Writer), path)
 	}
 	if c.Bool("check") {
 		return true, false, nil
@@ -172,6 +180,9 @@ func fmtFile(c *cli.Context, path string) (changed, broken bool, err error) {
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return false, false, err
+	}
+	if confine.InNixStore(target) {
+		return false, false, fmt.Errorf("%s is in the Nix store (%s), which Nix keeps read-only: change the Nix options that generate it instead", path, target)
 	}
 	st, err := os.Stat(target)
 	if err != nil {

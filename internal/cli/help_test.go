@@ -2,9 +2,13 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/layout"
 )
 
 // TestEveryCommandHasExamples runs --help of every command the app
@@ -54,4 +58,66 @@ func TestManPage(t *testing.T) {
 	if string(want) != got {
 		t.Errorf("docs/agyconf.1 is out of date: run AGYCONF_UPDATE_MAN=1 go test ./internal/cli -run TestManPage")
 	}
+}
+
+// TestHelpPathsAreReal lists every path below a render root that a --help
+// names (the files agy reads and agyconf's own folders) and checks each
+// against the layout: a default place of some kind of document, in or
+// below one of its folders, or agyconf's state folder. Placeholders in
+// capitals (NAME, INSTANCE) stand for any segment. The list must not be
+// empty, or the test would pass by finding nothing.
+func TestHelpPathsAreReal(t *testing.T) {
+	pathRe := regexp.MustCompile(`(?:\.gemini|\.agents|\.agyconf|\.local/state/agyconf|\.antigravity)(?:/[A-Za-z0-9_.*<>{}-]+)*/?`)
+	var places []string
+	for _, k := range agy.Kinds() {
+		for _, s := range agy.Scopes() {
+			for _, p := range agy.Products() {
+				places = append(places, k.PathsFor(s, p)...)
+			}
+		}
+	}
+	for _, s := range agy.Scopes() {
+		places = append(places, layout.StateDir(s))
+	}
+	real := func(p string) bool {
+		p = strings.TrimSuffix(p, "/")
+		segs := strings.Split(p, "/")
+		for _, q := range places {
+			qs := strings.Split(q, "/")
+			n := min(len(segs), len(qs))
+			ok := true
+			for i := 0; i < n; i++ {
+				if segs[i] != qs[i] && !placeholder(segs[i]) {
+					ok = false
+					break
+				}
+			}
+			// A prefix of a place (a folder that holds one), the place, or
+			// something inside it.
+			if ok {
+				return true
+			}
+		}
+		return false
+	}
+	var found []string
+	for _, d := range definedCommands() {
+		help := runMain(t, append(strings.Fields(d.path), "--help")...)
+		for _, p := range pathRe.FindAllString(help, -1) {
+			found = append(found, p)
+			if !real(p) {
+				t.Errorf("agyconf %s --help names %s, which is no place of the layout (internal/agy) nor agyconf's state folder", d.path, p)
+			}
+		}
+	}
+	if len(found) == 0 {
+		t.Fatal("no --help names a path: the test would prove nothing")
+	}
+}
+
+// placeholder reports whether a path segment of a help text stands for
+// any name: capitals (NAME, INSTANCE.json), <name> or a glob.
+func placeholder(seg string) bool {
+	base := strings.TrimSuffix(seg, filepath.Ext(seg))
+	return base != "" && (strings.ToUpper(base) == base && strings.ToLower(base) != base || strings.ContainsAny(seg, "<*{"))
 }

@@ -160,9 +160,9 @@ func runHookTest(c *cli.Context) error {
 	}
 	if cfgPath == "" && hooksPath == "" {
 		// Like every command that reads a config: the default one.
-		def := defaultConfigPath()
-		if _, err := os.Stat(def); def == "" || err != nil {
-			return exit(ExitBadInput, fmt.Errorf("hook test needs --config PATH or --hooks FILE: there is no default config at %s (see agyconf hook test --help)", def))
+		def, err := defaultConfig()
+		if err != nil {
+			return exit(ExitBadInput, fmt.Errorf("hook test needs --config PATH or --hooks FILE: %w (see agyconf hook test --help)", err))
 		}
 		cfgPath = def
 	}

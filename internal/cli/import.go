@@ -113,8 +113,9 @@ EXAMPLES:
 			&cli.StringFlag{Name: "root", Usage: "read the files under `DIR` instead of the scope's default"},
 			&cli.StringFlag{Name: "scope", Value: "global", Usage: "global or workspace"},
 			&cli.StringFlag{Name: "product", Value: "both", Usage: "cli, ide or both: whose paths to read"},
-			&cli.StringFlag{Name: "out", Usage: "write `DIR`/agyconf.hcl and its body files instead of printing the config"},
+			&cli.StringFlag{Name: "out", Usage: "write the config to `PATH` — a file when it ends in .hcl, otherwise a folder that gets agyconf.hcl (as init --out reads it) — with its body files beside it, instead of printing it"},
 			colorFlag(),
+			quietFlag(),
 		},
 		Action: runImport,
 	}
@@ -139,16 +140,19 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}
-	out := c.String("out")
-	if out != "" {
-		if out, err = filepath.Abs(out); err != nil {
+	out, name := "", defaultInitOut
+	if o := c.String("out"); o != "" {
+		if o, err = filepath.Abs(o); err != nil {
+			return exit(ExitBadInput, err)
+		}
+		if out, name, err = configOut(o); err != nil {
 			return exit(ExitBadInput, err)
 		}
 		if st, err := os.Stat(out); err == nil && !st.IsDir() {
 			return exit(ExitBadInput, fmt.Errorf("--out %s is not a folder", out))
 		}
-		if _, err := os.Stat(filepath.Join(out, "agyconf.hcl")); err == nil {
-			return exit(ExitBadInput, fmt.Errorf("%s already exists; import does not overwrite a config: choose another --out or move it aside", filepath.Join(out, "agyconf.hcl")))
+		if _, err := os.Stat(filepath.Join(out, name)); err == nil {
+			return exit(ExitBadInput, fmt.Errorf("%s already exists; import does not overwrite a config: choose another --out or move it aside", filepath.Join(out, name)))
 		}
 	}
 	secrets, err := stateSecrets(root, scope)
@@ -169,10 +173,10 @@ func runImport(c *cli.Context) error {
 			return exit(ExitBadInput, err)
 		}
 	} else {
-		if err := writeImport(out, res); err != nil {
+		if err := writeImport(out, name, res); err != nil {
 			return exit(ExitBadInput, err)
 		}
-		fmt.Fprintf(errw, "wrote %s (%d more file(s))\n", filepath.Join(out, "agyconf.hcl"), len(res.Files))
+		fmt.Fprintf(info(c, errw), "wrote %s (%d more file(s))\n", filepath.Join(out, name), len(res.Files))
 	}
 	for _, it := range res.Items {
 		fmt.Fprintln(errw, it.String())
@@ -226,18 +230,36 @@ func stateSecrets(root string, scope model.Scope) (map[string][]string, error) {
 // never overwrites a file, and checks that before writing any. Secrets go
 // mode 0600 into folders it creates mode 0700, and so does the config
 // when it names them.
-func writeImport(out string, res *importer.Result) error {
-	names := append(sortedFileNames(res.Files), "agyconf.hcl")
-	if err := os.MkdirAll(out, 0o755); err != nil {
+// writeImport writes the config as out/name and the files it reads
+// beside it, all or nothing: a failure removes what it wrote and the
+// folders it made.
+func writeImport(out, name string, res *importer.Result) (err error) {
+	names := append(sortedFileNames(res.Files), name)
+	undo, err := confine.MkdirNew(out, 0o755)
+	if err != nil {
 		return err
 	}
 	// Through a root opened at out: a link planted among its folders
 	// cannot send a secret elsewhere.
 	root, err := confine.Open(out, confine.Options{})
 	if err != nil {
+		undo()
 		return err
 	}
 	defer root.Close()
+	var written, made []string
+	defer func() {
+		if err == nil {
+			return
+		}
+		for i := len(written) - 1; i >= 0; i-- {
+			root.Remove(written[i])
+		}
+		for i := len(made) - 1; i >= 0; i-- {
+			root.Remove(made[i]) // only an empty folder goes
+		}
+		undo()
+	}()
 	for _, rel := range names {
 		if _, err := root.Lstat(rel); err == nil {
 			return fmt.Errorf("%s already exists; import does not overwrite a file: choose another --out or move it aside", root.Full(rel))
@@ -248,10 +270,23 @@ func writeImport(out string, res *importer.Result) error {
 		if mode&0o077 == 0 {
 			dirMode = 0o700
 		}
+		var missing []string
+		for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+			if _, err := root.Lstat(d); err != nil {
+				missing = append(missing, d)
+			}
+		}
 		if err := root.MkdirAll(path.Dir(rel), dirMode); err != nil {
 			return err
 		}
-		return root.CreateNew(rel, data, mode)
+		for i := len(missing) - 1; i >= 0; i-- {
+			made = append(made, missing[i])
+		}
+		if err := root.CreateNew(rel, data, mode); err != nil {
+			return err
+		}
+		written = append(written, rel)
+		return nil
 	}
 	for _, rel := range sortedFileNames(res.Files) {
 		mode := os.FileMode(0o644)
@@ -269,7 +304,7 @@ func writeImport(out string, res *importer.Result) error {
 	if res.ReadsSecrets {
 		mode = 0o600
 	}
-	return write("agyconf.hcl", res.HCL, mode)
+	return write(name, res.HCL, mode)
 }
 
 func sortedFileNames(m map[string]importer.File) []string {

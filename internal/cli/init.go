@@ -62,8 +62,9 @@ EXAMPLES:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "scope", Value: string(model.ScopeGlobal), Usage: "the config's scope: global (a home directory) or workspace (a project tree)"},
 			&cli.StringFlag{Name: "product", Value: string(model.ProductBoth), Usage: "whose files it writes: cli (the agy CLI), ide (the Antigravity IDE) or both"},
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultInitOut, Usage: "write the config to `PATH` (a folder: PATH/agyconf.hcl; -: standard output)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultInitOut, Usage: "write the config to `PATH`: a file when it ends in .hcl, otherwise a folder that gets agyconf.hcl (as import --out reads it); -: standard output"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite PATH if it exists"},
+			quietFlag(),
 		},
 		Action: runInit,
 	}
@@ -92,9 +93,11 @@ func runInit(c *cli.Context) error {
 		_, err = c.App.Writer.Write(text)
 		return err
 	}
-	if st, err := os.Stat(out); err == nil && st.IsDir() {
-		out = filepath.Join(out, defaultInitOut)
+	dir, name, err := configOut(out)
+	if err != nil {
+		return exit(ExitBadInput, err)
 	}
+	out = filepath.Join(dir, name)
 	text, err := starter(scope, product, out)
 	if err != nil {
 		return exit(ExitBadInput, err)
@@ -102,7 +105,7 @@ func runInit(c *cli.Context) error {
 	if err := writeNew(out, text, c.Bool("force")); err != nil {
 		return exit(ExitBadInput, err)
 	}
-	w := c.App.Writer
+	w := info(c, c.App.Writer)
 	fmt.Fprintf(w, "wrote %s: a starter config of scope %s, product %s\n", out, scope, product)
 	q := shellQuote(out)
 	if scope == model.ScopeWorkspace {
@@ -139,10 +142,15 @@ func starter(scope model.Scope, product model.Product, path string) ([]byte, err
 // atomically.
 func writeNew(path string, data []byte, force bool) error {
 	if force {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		undo, err := confine.MkdirNew(filepath.Dir(path), 0o755)
+		if err != nil {
 			return err
 		}
-		return confine.ReplaceFile(path, data, 0o644)
+		if err := confine.ReplaceFile(path, data, 0o644); err != nil {
+			undo() // a failure leaves no folder behind
+			return err
+		}
+		return nil
 	}
 	err := confine.CreateNew(path, data, 0o644, 0o755)
 	if errors.Is(err, os.ErrExist) {
@@ -161,3 +169,17 @@ func shellQuote(s string) string {
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=+,:@%-]+$`)
+
+// configOut reads the --out of init and import alike: a path ending in
+// .hcl is the config file itself; one ending in .json is refused (agyconf
+// writes configs in HCL, the JSON form is what the Nix module generates);
+// anything else is a folder, made if missing, that gets agyconf.hcl.
+func configOut(out string) (dir, name string, err error) {
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".hcl":
+		return filepath.Dir(out), filepath.Base(out), nil
+	case ".json":
+		return "", "", fmt.Errorf("--out %s: agyconf writes configs in HCL (the JSON form is what the Nix module generates); give a .hcl file or a folder", out)
+	}
+	return out, defaultInitOut, nil
+}

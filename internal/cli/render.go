@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -38,6 +40,21 @@ over what agyconf did not write, links into a Home Manager generation
 included. Either keeps the version it replaces under the state folder's
 backups/.
 
+--after-hm-link DIR, with --dry-run, is the Home Manager module's check
+before a switch changes anything: DIR is the home-files folder of the
+generation about to be linked. The decision is then the one the render will
+make after Home Manager's linkGeneration: a link into a Home Manager
+generation is gone by then unless DIR links that path too, and a path DIR
+links is a link into the store.
+
+--defer-secrets is for renders that must not fail on a secret not decrypted
+yet (the Home Manager module's activation, before sops-nix or agenix ran,
+and its re-render when the file appears): an inline secret that cannot be
+read is a warning; an entry or file that needs it and that agyconf already
+wrote keeps the value it holds, a new one is left out, each is listed as
+pending (also by agyconf status, and in the state), and everything else is
+rendered. Without it, render refuses an unreadable inline secret (exit 2).
+
 --check changes nothing and exits 1 when a render would change something,
 listing each path as missing, changed, stale or conflicting: the CI gate.
 --dry-run prints what a render would do and changes nothing. Neither creates
@@ -53,6 +70,9 @@ EXAMPLES:
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what a render would do; change nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files and entries edited since agyconf wrote them (the edited version is backed up)"},
 			&cli.BoolFlag{Name: "adopt", Usage: "take over files and entries agyconf did not write, Home Manager links included (the original is backed up)"},
+			quietFlag(),
+			&cli.BoolFlag{Name: "defer-secrets", Usage: "an inline secret that cannot be read yet does not fail the render: what needs it keeps what it holds, or is left out, until a render can read it (the Home Manager module's activation)"},
+			&cli.StringFlag{Name: "after-hm-link", Usage: "with --dry-run: decide as the render after Home Manager links the generation whose home-files folder is `DIR` (the Home Manager module's check before anything changes): links of the generation it replaces are not conflicts"},
 		),
 		Action: runRender,
 	}
@@ -67,6 +87,7 @@ func applyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "instance", Usage: "render as the config instance `NAME` (default: the config's own agyconf { instance }, else \"default\"); one per config rendering into a root"},
 		&cli.StringFlag{Name: "take-over", Usage: "take over everything the instance `NAME` owns under the root, as it is (moving a config to the Home Manager module); its state goes"},
 		diagFormatFlag(),
+		optionPathsFlag(),
 		colorFlag(),
 	}
 }
@@ -105,10 +126,14 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 	}
 	cfg := engine.Load(path)
 	diags := cfg.Diags
-	var secrets map[string]string
+	var secrets, pending map[string]string
 	if cfg.OK() && !nothing {
 		var sd hcl.Diagnostics
-		secrets, sd = cfg.Secrets(true)
+		if c.Bool("defer-secrets") {
+			secrets, pending, sd = cfg.PendingSecrets()
+		} else {
+			secrets, sd = cfg.Secrets(true)
+		}
 		diags = append(diags, sd...)
 	}
 	if format == diagfmt.JSON || len(diags) > 0 {
@@ -122,8 +147,8 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 	es, err := engine.Open(cfg, engine.Options{
 		Root: c.String("root"), Instance: c.String("instance"), TakeOver: c.String("take-over"),
 		Write: write, Nothing: nothing,
-		Force: c.Bool("force"), Adopt: c.Bool("adopt"),
-		Secrets: secrets,
+		Force: c.Bool("force"), Adopt: c.Bool("adopt"), AfterHMLink: c.String("after-hm-link"),
+		Secrets: secrets, Pending: pending,
 		Notify: func(holder string) {
 			fmt.Fprintf(c.App.ErrWriter, "agyconf: waiting for %s, which is rendering into the same root\n", holder)
 		},
@@ -132,7 +157,7 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 		return nil, exit(ExitBadInput, err)
 	}
 	for _, n := range es.Notes {
-		fmt.Fprintf(c.App.ErrWriter, "agyconf: %s\n", n)
+		fmt.Fprintf(info(c, c.App.ErrWriter), "agyconf: %s\n", n)
 	}
 	return &session{Session: es, format: format}, nil
 }
@@ -153,8 +178,18 @@ func runRender(c *cli.Context) error {
 	if c.Bool("check") && c.Bool("dry-run") {
 		return exit(ExitBadInput, fmt.Errorf("--check and --dry-run do not go together (see agyconf render --help)"))
 	}
+	if dir := c.String("after-hm-link"); dir != "" {
+		// Only a check may pretend the links already changed: a render
+		// writes into the files as they are.
+		if !c.Bool("dry-run") {
+			return exit(ExitBadInput, fmt.Errorf("--after-hm-link goes with --dry-run only: it decides as the render after Home Manager's linkGeneration will (see agyconf render --help)"))
+		}
+		if !filepath.IsAbs(dir) {
+			return exit(ExitBadInput, fmt.Errorf("--after-hm-link: %q is not an absolute path (the home-files folder of a Home Manager generation)", dir))
+		}
+	}
 	if root, ok := cacheHit(c); ok {
-		out := c.App.Writer
+		out := info(c, c.App.Writer)
 		switch {
 		case c.Bool("check") && c.String("format") == "json":
 			return writeReport(out, root, nil, true)
@@ -175,7 +210,7 @@ func runRender(c *cli.Context) error {
 		if c.String("format") == "json" {
 			return writeReport(s.out(c), s.Root, apply.Drift(s.Changes), true)
 		}
-		return check(s.out(c), s.Root, s.Changes)
+		return check(s.out(c), info(c, s.out(c)), s.Root, s.Changes)
 	case c.Bool("dry-run"):
 		report(s.out(c), c.App.ErrWriter, s.Root, s.Changes, "would render into")
 		if apply.Refused(s.Changes) {
@@ -208,7 +243,7 @@ func (s *session) execute(c *cli.Context, verb string) error {
 		}
 		return exit(ExitBadInput, err)
 	}
-	report(s.out(c), c.App.ErrWriter, s.Root, s.Changes, verb)
+	report(info(c, s.out(c)), c.App.ErrWriter, s.Root, s.Changes, verb)
 	return nil
 }
 
@@ -217,7 +252,7 @@ func cacheHit(c *cli.Context) (string, bool) {
 	path, err := configPath(c)
 	// Every flag that can change the outcome sends the run the long way:
 	// the cache records a plain render.
-	if err != nil || c.Bool("dry-run") || c.Bool("force") || c.Bool("adopt") || c.String("take-over") != "" || c.String("diagnostics-format") == "json" {
+	if err != nil || c.Bool("dry-run") || c.Bool("force") || c.Bool("adopt") || c.Bool("defer-secrets") || c.String("take-over") != "" || c.String("diagnostics-format") == "json" {
 		return "", false
 	}
 	return engine.CacheHit(path, c.String("root"), c.String("instance"), c.Bool("check"), identity(), config.InputsUnchanged)
@@ -252,7 +287,7 @@ var driftWords = map[apply.Action]string{
 }
 
 // check reports drift: exit 1 if a render would change anything.
-func check(out io.Writer, root string, changes []apply.Change) error {
+func check(out, ok io.Writer, root string, changes []apply.Change) error {
 	drift := apply.Drift(changes)
 	for _, ch := range drift {
 		line := fmt.Sprintf("%-8s %s", driftWords[ch.Action], ch.Name())
@@ -265,12 +300,15 @@ func check(out io.Writer, root string, changes []apply.Change) error {
 		fmt.Fprintf(out, "%s: %d path(s) out of date; agyconf render would change them\n", root, len(drift))
 		return exit(ExitFindings, nil)
 	}
-	fmt.Fprintf(out, "%s: in sync\n", root)
+	fmt.Fprintf(ok, "%s: in sync\n", root)
 	return nil
 }
 
-// report prints one line per change, then a summary.
-func report(out, errOut io.Writer, root string, changes []apply.Change, verb string) {
+// report prints one line per change, then a summary, in one write: a
+// render of thousands of entries should not cost a system call a line.
+func report(w, errOut io.Writer, root string, changes []apply.Change, verb string) {
+	out := bufio.NewWriter(w)
+	defer out.Flush()
 	counts := map[apply.Action]int{}
 	for _, ch := range changes {
 		if ch.Action != apply.Merge {
@@ -280,12 +318,14 @@ func report(out, errOut io.Writer, root string, changes []apply.Change, verb str
 		case apply.Unchanged, apply.Merge:
 		case apply.Keep:
 			fmt.Fprintf(errOut, "agyconf: kept %s: %s\n", ch.Name(), ch.Reason)
+		case apply.Pending:
+			fmt.Fprintf(errOut, "agyconf: pending %s: %s\n", ch.Name(), ch.Reason)
 		default:
 			fmt.Fprintf(out, "%-9s %s\n", ch.Action, ch.Name())
 		}
 	}
 	var parts []string
-	for _, a := range []apply.Action{apply.Create, apply.Recreate, apply.Update, apply.Adopt, apply.Found, apply.Prune, apply.Restore, apply.Release, apply.Keep, apply.Conflict, apply.Unchanged} {
+	for _, a := range []apply.Action{apply.Create, apply.Recreate, apply.Update, apply.Adopt, apply.Found, apply.Prune, apply.Restore, apply.Release, apply.Keep, apply.Pending, apply.Conflict, apply.Unchanged} {
 		if n := counts[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, a))
 		}

@@ -31,6 +31,7 @@ var statusWords = map[apply.Action]string{
 	apply.Prune:     "stale",
 	apply.Keep:      "stale, edited",
 	apply.Conflict:  "conflict",
+	apply.Pending:   "pending",
 }
 
 // stateWord names an entry's state. An unchanged entry with a reason is a
@@ -50,12 +51,17 @@ func statusCommand() *cli.Command {
 		Description: `Lists every file and every entry of a shared file the config describes or
 agyconf recorded, each with its state: in sync, missing, deleted (agyconf's,
 removed by someone), outdated, not recorded, stale (no longer in the config),
-stale and edited, or conflict. Changes nothing.
+stale and edited, conflict, or pending (it needs an inline secret that
+cannot be read yet: a render with --defer-secrets leaves it as it is, the
+state lists it, and a render that can read the secret writes it). Changes
+nothing.
 
 EXAMPLES:
    agyconf status --config ~/.config/agyconf
    agyconf status --config agyconf.hcl --format json | jq '.entries[] | select(.state != "in sync")'`,
-		Flags:  append(applyFlags(), formatFlag()),
+		// A secret not decrypted yet is what status reports, as pending,
+		// never a reason to fail: status always defers secrets.
+		Flags:  append(applyFlags(), formatFlag(), &cli.BoolFlag{Name: "defer-secrets", Value: true, Hidden: true}),
 		Action: runStatus,
 	}
 }
@@ -102,6 +108,7 @@ EXAMPLES:
    agyconf clean --config ~/.config/agyconf`,
 		Flags: append(applyFlags(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what clean would remove; change nothing"},
+			quietFlag(),
 		),
 		Action: runClean,
 	}

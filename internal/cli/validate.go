@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/diagfmt"
 	"github.com/agyconf/agyconf/internal/engine"
 	"github.com/agyconf/agyconf/internal/model"
@@ -51,9 +54,11 @@ EXAMPLES:
 			&cli.StringFlag{Name: "root", Usage: "with --config, also decide against the live files under `DIR` (default: the scope's, when it exists); what render would refuse there is a warning"},
 			&cli.StringFlag{Name: "instance", Usage: "with --config, the config's state `NAME` for that decision"},
 			diagFormatFlag(),
+			optionPathsFlag(),
 			colorFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
 			&cli.BoolFlag{Name: "strict", Usage: "with PATHs, warnings count as findings too (exit 1)"},
+			quietFlag(),
 			&cli.StringFlag{Name: "agy-version", Usage: "with PATHs, the oldest agy build (`X.Y.Z`) the files must load on: what only newer builds accept is an error below it, and a warning naming the version when no version is given"},
 		},
 		Action: runValidate,
@@ -94,7 +99,7 @@ func runValidate(c *cli.Context) error {
 		return exit(ExitFindings, nil)
 	}
 	if format == diagfmt.Text {
-		fmt.Fprintf(c.App.Writer, "%s: valid (%s)\n", path, summary(cfg.Model))
+		fmt.Fprintf(info(c, c.App.Writer), "%s: valid (%s)\n", path, summary(cfg.Model))
 	}
 	return nil
 }
@@ -149,12 +154,22 @@ func configPath(c *cli.Context) (string, error) {
 	if p := c.String("config"); p != "" {
 		return p, nil
 	}
+	def, err := defaultConfig()
+	if err != nil {
+		return "", fmt.Errorf("%s needs --config PATH: %w (see agyconf %s --help)", c.Command.Name, err, c.Command.Name)
+	}
+	return def, nil
+}
+
+// defaultConfig is the default config, $XDG_CONFIG_HOME/agyconf, when it
+// exists.
+func defaultConfig() (string, error) {
 	def := defaultConfigPath()
 	if def == "" {
-		return "", fmt.Errorf("%s needs --config PATH (see agyconf %s --help)", c.Command.Name, c.Command.Name)
+		return "", errors.New("there is no home folder for a default config")
 	}
 	if _, err := os.Stat(def); err != nil {
-		return "", fmt.Errorf("%s needs --config PATH: there is no default config at %s (see agyconf %s --help)", c.Command.Name, def, c.Command.Name)
+		return "", fmt.Errorf("there is no default config at %s", def)
 	}
 	return def, nil
 }
@@ -172,6 +187,13 @@ func defaultConfigPath() string {
 // writeDiags prints diagnostics in the chosen format. JSON always prints a
 // report, so a program reading stdout gets a document even when all is well.
 func writeDiags(c *cli.Context, format diagfmt.Format, p *config.Parser, diags hcl.Diagnostics) error {
+	if file := c.String("option-paths"); file != "" && len(diags) > 0 {
+		options, err := readOptionPaths(file)
+		if err != nil {
+			return err
+		}
+		diags = diagfmt.Named(diags, p.Files(), options)
+	}
 	if format == diagfmt.JSON {
 		return diagfmt.WriteJSON(c.App.Writer, diags)
 	}
@@ -179,6 +201,29 @@ func writeDiags(c *cli.Context, format diagfmt.Format, p *config.Parser, diags h
 		return nil
 	}
 	return diagfmt.WriteText(c.App.ErrWriter, p.Files(), diags, 100, useColor(c.App.ErrWriter, c.String("color")))
+}
+
+// optionPathsFlag names diagnostics by the option of a generator (the
+// Home Manager module) that wrote the config.
+func optionPathsFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "option-paths", Usage: "name each problem in a generated JSON config by the option it came from: `FILE` maps, per config file name, JSON pointers to option paths (the Home Manager module writes it beside its agyconf.json)"}
+}
+
+// maxOptionPaths bounds the map: a pointer per value of a config.
+const maxOptionPaths = 16 << 20
+
+// readOptionPaths reads --option-paths: {"agyconf.json": {"/mcp_server/github/args/1":
+// "programs.agyconf.mcpServers.github.args[1]", …}}.
+func readOptionPaths(file string) (map[string]map[string]string, error) {
+	data, err := confine.ReadFile(file, maxOptionPaths)
+	if err != nil {
+		return nil, fmt.Errorf("--option-paths: %w", err)
+	}
+	var m map[string]map[string]string
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("--option-paths %s: not a map of file names to maps of JSON pointers to option paths: %w", file, err)
+	}
+	return m, nil
 }
 
 // summary counts what a config declares, for the one line validate prints.

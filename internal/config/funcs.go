@@ -18,6 +18,7 @@ import (
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonesc"
 	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/secretpath"
 )
 
 // MaxFileSize bounds every file agyconf reads while decoding: config files
@@ -309,8 +310,11 @@ func secretFileFunc(scope model.Scope, rec *recorder) function.Function {
 			if err := notSecret(p); err != nil {
 				return cty.NilVal, err
 			}
-			if !filepath.IsAbs(p) || filepath.Clean(p) != p {
-				return cty.NilVal, fmt.Errorf("secret_file() needs a clean absolute path such as \"/run/secrets/github\", got %q", p)
+			// A path sops-nix or agenix hands out may name the runtime
+			// folder (%r/…, ${XDG_RUNTIME_DIR}/…): kept as written, and
+			// expanded only where the secret is read.
+			if err := secretpath.Check(p); err != nil {
+				return cty.NilVal, fmt.Errorf("secret_file() %v", err)
 			}
 			rec.add("stat", p, statSum(p))
 			return cty.StringVal(secretTokenFor(p, 0)).Mark(secretMark{path: p}), nil

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/secretpath"
 )
 
 // recorder collects what decoding depends on besides the config's text,
@@ -70,7 +71,12 @@ func envSum(name string) string {
 // statSum describes a secret file without reading it: a rotated secret
 // changes its size, time or inode.
 func statSum(path string) string {
-	st, err := os.Stat(path)
+	// Where the secret is now: a runtime placeholder is this session's.
+	full, err := secretpath.Expand(path, secretpath.Host())
+	if err != nil {
+		return "missing"
+	}
+	st, err := os.Stat(full)
 	if err != nil {
 		return "missing"
 	}

@@ -54,17 +54,14 @@ var allowed = map[string]string{
 	"internal/engine/open.go RenderRoot os.Stat":        "the render root itself, before it is opened as a Root",
 	"internal/cli/render.go identity os.Stat":           "agyconf's own executable, for the cache key",
 	"internal/engine/open.go claimsUnnamed os.Stat":     "whether the config a state last rendered from still exists",
-	"internal/engine/secrets.go Secrets os.Stat":        "whether an exec-mode secret file exists yet (it is never read)",
-	"internal/engine/secrets.go statSecret os.Stat":     "whether an inline secret could be read, for validate, which never reads one",
-	"internal/cli/validate.go configPath os.Stat":       "whether the default config exists",
+	"internal/cli/validate.go defaultConfig os.Stat":    "whether the default config exists",
+	"internal/apply/apply.go hmSwitch os.Lstat":         "whether the Home Manager generation about to be linked (in the store, outside the root) links a path; nothing of it is read",
+	"internal/engine/secrets.go statExpanded os.Stat":   "whether a secret file exists yet (exec mode) or could be read (validate, which never reads one), at its expanded runtime path",
 	"internal/cli/fmt.go fmtFiles os.Stat":              "the config path fmt is given",
 	"internal/cli/fmt.go fmtFiles os.ReadDir":           "the config folder fmt is given",
 	"internal/cli/fmt.go fmtFile filepath.EvalSymlinks": "fmt rewrites where a link points, not the link",
 	"internal/cli/fmt.go fmtFile os.Stat":               "the mode of the file fmt rewrites",
-	"internal/cli/init.go runInit os.Stat":              "whether init's --out is a folder",
-	"internal/cli/init.go writeNew os.MkdirAll":         "the folder of init's --out",
 	"internal/cli/hooktest.go hooksFromConfig os.Stat":  "whether the folder a handler would run in exists",
-	"internal/cli/hooktest.go runHookTest os.Stat":      "whether the default config exists",
 	"internal/cli/hooktest.go runHandler os.MkdirTemp":  "an empty folder for a handler whose own does not exist yet",
 	"internal/cli/hooktest.go runHandler os.RemoveAll":  "that empty folder, afterwards",
 	// validate PATH: the trees the user names, wherever they are; each
@@ -74,10 +71,9 @@ var allowed = map[string]string{
 	"internal/lint/paths.go fileIsPluginDir os.Stat":   "whether a folder validate walks is a plugin",
 	// import: the tree --root names is read through a Root opened there
 	// (importer/tree.go); --out is opened as a Root.
-	"internal/cli/import.go runImport os.Stat":       "whether --out is a folder, and holds a config already",
-	"internal/cli/import.go writeImport os.MkdirAll": "--out itself, before it is opened as a Root",
-	"internal/importer/tree.go stat os.Stat":         "in global scope only (Options.FollowLinksOut), a name through a link out of the user's own home (or one that dangles), which the Root refused",
-	"internal/importer/tree.go readDir os.ReadDir":   "in global scope only (Options.FollowLinksOut), a folder through a link out of the user's own home, once stat said it is a folder",
+	"internal/cli/import.go runImport os.Stat":     "whether --out is a folder, and holds a config already",
+	"internal/importer/tree.go stat os.Stat":       "in global scope only (Options.FollowLinksOut), a name through a link out of the user's own home (or one that dangles), which the Root refused",
+	"internal/importer/tree.go readDir os.ReadDir": "in global scope only (Options.FollowLinksOut), a folder through a link out of the user's own home, once stat said it is a folder",
 	// agyhook: a separate program agy runs as a hook, standard library
 	// only (cmd/agyhook's deps test), with its own state folder and no
 	// render root; its reads of what agy sends are bounded and

@@ -340,3 +340,42 @@ func TestLockHardLinkRefused(t *testing.T) {
 	}
 	l.Close()
 }
+
+// MkdirNew's undo removes exactly the folders it made, deepest first, and
+// never one that holds something.
+func TestMkdirNewUndo(t *testing.T) {
+	base := t.TempDir()
+	undo, err := MkdirNew(filepath.Join(base, "a", "b", "c"), 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	undo()
+	if _, err := os.Lstat(filepath.Join(base, "a")); !os.IsNotExist(err) {
+		t.Fatalf("undo left a: %v", err)
+	}
+	if _, err := os.Lstat(base); err != nil {
+		t.Fatalf("undo removed a folder it did not make: %v", err)
+	}
+	undo, err = MkdirNew(filepath.Join(base, "a", "b"), 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "a", "keep"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	undo()
+	if _, err := os.Lstat(filepath.Join(base, "a", "keep")); err != nil {
+		t.Fatalf("undo removed a folder that holds a file: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(base, "a", "b")); !os.IsNotExist(err) {
+		t.Fatalf("undo left the empty b: %v", err)
+	}
+}
+
+func TestInNixStore(t *testing.T) {
+	for p, want := range map[string]bool{"/nix/store/abc-x/agyconf.hcl": true, "/nix/store": true, "/nix/storex/a": false, "/home/me/a": false, "/nix/store/../etc": false} {
+		if got := InNixStore(filepath.Clean(p)); got != want {
+			t.Errorf("InNixStore(%q) = %v", p, got)
+		}
+	}
+}

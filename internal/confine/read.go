@@ -24,6 +24,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -136,4 +137,15 @@ func IsRefusal(err error) bool {
 	var tl *TooLargeError
 	var le *LinkError
 	return errors.As(err, &nr) || errors.As(err, &tl) || errors.As(err, &le)
+}
+
+// NixStore is where Nix keeps its store: read-only, and where Home
+// Manager's generations and the module's config live.
+const NixStore = "/nix/store"
+
+// InNixStore reports whether an absolute, clean path is the Nix store or
+// in it.
+func InNixStore(p string) bool {
+	rel, err := filepath.Rel(NixStore, p)
+	return err == nil && filepath.IsLocal(rel)
 }

@@ -61,11 +61,13 @@ func ReplaceFile(path string, data []byte, mode fs.FileMode) error {
 // link or file already there is an error. Missing folders are made with
 // dirMode.
 func CreateNew(path string, data []byte, mode, dirMode fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
+	undo, err := MkdirNew(filepath.Dir(path), dirMode)
+	if err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, mode)
 	if err != nil {
+		undo()
 		return err
 	}
 	_, err = f.Write(data)
@@ -78,8 +80,36 @@ func CreateNew(path string, data []byte, mode, dirMode fs.FileMode) error {
 	}
 	if err != nil {
 		os.Remove(path)
+		undo()
 	}
 	return err
+}
+
+// MkdirNew makes dir and its missing parents, by path (a folder the user
+// named for a command's output), and returns undo, which removes the ones
+// it made, deepest first, if they are still empty: a command that fails
+// leaves no folder behind.
+func MkdirNew(dir string, perm fs.FileMode) (undo func(), err error) {
+	var made []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	undo = func() {
+		for _, d := range made {
+			os.Remove(d) // only an empty folder goes
+		}
+	}
+	if err := os.MkdirAll(dir, perm); err != nil {
+		undo()
+		return func() {}, err
+	}
+	return undo, nil
 }
 
 func syncDir(dir string) error {

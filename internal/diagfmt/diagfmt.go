@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -51,6 +53,70 @@ type Diagnostic struct {
 	// config (a secret file not readable here, a live file in conflict):
 	// validate --config warns, render refuses.
 	Machine bool `json:"machine,omitempty"`
+	// Option is the option of the generator that wrote the place the
+	// diagnostic is about (--option-paths: the Home Manager module's
+	// option path, programs.agyconf.mcpServers.github.args[1]).
+	Option string `json:"option,omitempty"`
+}
+
+// OptionExtra is the Extra of a diagnostic named by the option it came
+// from (Named); it keeps what the diagnostic's own Extra said.
+type OptionExtra struct {
+	Option string
+	Inner  any
+}
+
+// MachineDependent passes on the inner Extra's.
+func (o OptionExtra) MachineDependent() bool {
+	m, ok := o.Inner.(machineDependent)
+	return ok && m.MachineDependent()
+}
+
+// UnwrapDiagnosticExtra lets hcl.DiagnosticExtra find the inner Extra.
+func (o OptionExtra) UnwrapDiagnosticExtra() any { return o.Inner }
+
+// Named returns diagnostics whose subject lies in a file of options
+// (by base name: a JSON file a generator wrote) with their summary led by
+// the option that wrote that place, found by the JSON pointer at the
+// subject's start, or the nearest enclosing pointer the map knows. files
+// are the parsed files, for their bytes. Others are returned as they are.
+func Named(diags hcl.Diagnostics, files map[string]*hcl.File, options map[string]map[string]string) hcl.Diagnostics {
+	if len(options) == 0 {
+		return diags
+	}
+	out := make(hcl.Diagnostics, 0, len(diags))
+	for _, d := range diags {
+		out = append(out, named(d, files, options))
+	}
+	return out
+}
+
+func named(d *hcl.Diagnostic, files map[string]*hcl.File, options map[string]map[string]string) *hcl.Diagnostic {
+	if d.Subject == nil {
+		return d
+	}
+	byPtr := options[filepath.Base(d.Subject.Filename)]
+	f := files[d.Subject.Filename]
+	if byPtr == nil || f == nil {
+		return d
+	}
+	ptr, ok := PointerAt(f.Bytes, d.Subject.Start.Byte)
+	if !ok {
+		return d
+	}
+	for {
+		if opt, ok := byPtr[ptr]; ok {
+			c := *d
+			c.Summary = opt + ": " + d.Summary
+			c.Extra = OptionExtra{Option: opt, Inner: d.Extra}
+			return &c
+		}
+		i := strings.LastIndexByte(ptr, '/')
+		if i < 0 {
+			return d
+		}
+		ptr = ptr[:i]
+	}
 }
 
 // machineDependent is what a diagnostic's Extra says when the diagnostic
@@ -72,6 +138,10 @@ func NewReport(diags hcl.Diagnostics) Report {
 		jd := Diagnostic{Summary: d.Summary, Detail: d.Detail, Severity: "error"}
 		if m, ok := d.Extra.(machineDependent); ok && m.MachineDependent() {
 			jd.Machine = true
+		}
+		if o, ok := d.Extra.(OptionExtra); ok {
+			// Its own field: the summary stays what agyconf says.
+			jd.Option, jd.Summary = o.Option, strings.TrimPrefix(d.Summary, o.Option+": ")
 		}
 		if d.Severity == hcl.DiagWarning {
 			jd.Severity = "warning"

@@ -41,8 +41,15 @@ type Options struct {
 	Nothing bool
 	// Force and Adopt as render's flags.
 	Force, Adopt bool
+	// AfterHMLink decides as the render after Home Manager's
+	// linkGeneration will (apply.Options.AfterHMLink): render --dry-run
+	// --after-hm-link, the module's preflight.
+	AfterHMLink string
 	// Secrets are the values Config.Secrets read, so each is read once.
 	Secrets map[string]string
+	// Pending are the inline secrets Config.PendingSecrets could not read
+	// yet, by path: what needs one is left as it is (apply.Options.Pending).
+	Pending map[string]string
 	// Notify is told whom a writer waits for, when it waits.
 	Notify func(holder string)
 	// LockWait bounds that wait; 0 is DefaultLockWait.
@@ -117,10 +124,12 @@ func open(plan *render.Plan, root string, a model.Agyconf, instance string, unna
 		Store:       store,
 		Instance:    instance,
 		Secrets:     SecretsFrom(o.Secrets),
+		Pending:     o.Pending,
 		KeepDirs:    l.Folders(),
 		Places:      l.Writes,
 		Force:       o.Force,
 		Adopt:       o.Adopt,
+		AfterHMLink: o.AfterHMLink,
 		ExecBitOnly: a.Scope == model.ScopeWorkspace,
 		// A workspace arrives with git clone: its links are not the user's.
 		ReadOutsideLinks: a.Scope == model.ScopeGlobal,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/render"
+	"github.com/agyconf/agyconf/internal/secretpath"
 )
 
 // MachineCheck marks a diagnostic about this machine rather than the
@@ -31,9 +32,25 @@ func (MachineCheck) MachineDependent() bool { return true }
 //
 // The values read come back, so a render reads each file once.
 func (c *Config) Secrets(strict bool) (map[string]string, hcl.Diagnostics) {
+	values, _, diags := c.secrets(strict, false)
+	return values, diags
+}
+
+// PendingSecrets is Secrets for a render that must not fail on a secret
+// not decrypted yet (render --defer-secrets, the Home Manager module's
+// activation and its re-render when the file appears) and for status: an
+// inline secret that cannot be read is a warning, and comes back in
+// pending, by path, with why; the entries that need it are left as they
+// are until it can be read (apply.Options.Pending).
+func (c *Config) PendingSecrets() (values, pending map[string]string, diags hcl.Diagnostics) {
+	return c.secrets(true, true)
+}
+
+func (c *Config) secrets(strict, deferUnreadable bool) (map[string]string, map[string]string, hcl.Diagnostics) {
 	values := map[string]string{}
+	pending := map[string]string{}
 	if c.Plan == nil || c.Model == nil {
-		return values, nil
+		return values, pending, nil
 	}
 	inline := map[string]bool{}
 	for _, d := range c.Plan.Documents {
@@ -63,26 +80,42 @@ func (c *Config) Secrets(strict bool) (map[string]string, hcl.Diagnostics) {
 				d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Secret unreadable",
 					Detail:  fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so it must be readable now; nothing was written.", err),
 					Subject: &rng, Extra: MachineCheck{}}
-				if !strict {
+				switch {
+				case !strict:
 					d.Severity, d.Summary = hcl.DiagWarning, "Secret unreadable on this machine"
 					d.Detail = fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so render refuses until it is readable.", err)
+				case deferUnreadable:
+					d.Severity, d.Summary = hcl.DiagWarning, "Secret not readable yet"
+					d.Detail = fmt.Sprintf("%v. The entries this secret is written into keep what they hold, and new ones are left out, until it can be read (pending); the rest is rendered.", err)
+					pending[ref.Path] = err.Error()
 				}
 				diags = append(diags, d)
 			}
 			continue
 		}
-		if _, err := os.Stat(ref.Path); err != nil {
+		if _, err := statExpanded(ref.Path); err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Secret file missing on this machine",
 				Detail:  fmt.Sprintf("%s does not exist yet. It is read by agyhook exec-env when agy starts the server (secret_mode \"exec\"), so rendering goes on; the server fails to start until the file exists (sops-nix and agenix often decrypt after activation).", ref.Path),
 				Subject: &rng, Extra: MachineCheck{}})
 		}
 	}
-	return values, diags
+	return values, pending, diags
+}
+
+// statExpanded stats a secret file where it is in this session: a path
+// naming the runtime folder (%r/…, ${XDG_RUNTIME_DIR}/…) is expanded here,
+// where the secret is read, never earlier.
+func statExpanded(path string) (os.FileInfo, error) {
+	full, err := secretpath.Expand(path, secretpath.Host())
+	if err != nil {
+		return nil, err
+	}
+	return os.Stat(full)
 }
 
 // statSecret checks that a secret file could be read, without reading it.
 func statSecret(path string) error {
-	st, err := os.Stat(path)
+	st, err := statExpanded(path)
 	if err != nil {
 		return err
 	}
@@ -108,9 +141,13 @@ func SecretsFrom(values map[string]string) render.SecretReader {
 // ReadSecret reads a secret file, without the one line ending such files
 // usually end with (a token with a newline breaks a header).
 func ReadSecret(path string) (string, error) {
+	full, err := secretpath.Expand(path, secretpath.Host())
+	if err != nil {
+		return "", err
+	}
 	// A secret is a token or a key: a FIFO or a device would block or
 	// never end, and a huge file is not one. Both are refused at once.
-	data, err := confine.ReadFile(path, maxSecretSize)
+	data, err := confine.ReadFile(full, maxSecretSize)
 	var tl *confine.TooLargeError
 	if errors.As(err, &tl) {
 		return "", fmt.Errorf("%s is larger than %d KiB, too large for a secret", path, maxSecretSize>>10)

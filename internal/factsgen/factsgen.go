@@ -149,7 +149,24 @@ func patchInputSchema(doc *jsonmerge.Doc) error {
 		}
 		anyOf = append(anyOf, ordered{{"required", []string{e.Block()}}, {"properties", ordered{{e.Block(), ordered{{"$ref", "#/$defs/nonEmptyBlocks"}}}}}})
 	}
-	return set(doc, anyOf, "$defs", "hook", "anyOf")
+	if err := set(doc, anyOf, "$defs", "hook", "anyOf"); err != nil {
+		return err
+	}
+	// A skill's body and its limit, from the table of limits.
+	l := agy.LimitOf(agy.SkillBody)
+	desc := fmt.Sprintf("The SKILL.md text below the frontmatter, often body = \"${file(\\\"skills/name.md\\\")}\"; not empty. %s (%s), so a longer body is refused.", strings.ToUpper(l.Summary[:1])+l.Summary[1:], l.Source)
+	if l.Unit == agy.Bytes {
+		desc += fmt.Sprintf(" A schema can only count characters: it refuses more than %s characters, and a body with fewer characters but more bytes (multi-byte text) is refused by the decoder.", thousands(l.Max))
+	}
+	for _, p := range []struct {
+		v    any
+		path []string
+	}{{desc, []string{"$defs", "skill", "properties", "body", "description"}}, {l.Max, []string{"$defs", "skill", "properties", "body", "maxLength"}}} {
+		if err := set(doc, p.v, p.path...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // patchHooksSchema writes hooks.json's event properties and the pattern

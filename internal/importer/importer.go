@@ -14,11 +14,8 @@
 package importer
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -28,6 +25,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
+	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 )
@@ -255,7 +253,7 @@ func (im *importer) conv(p, unit, format string, args ...any) {
 func (im *importer) run() {
 	im.mcpFiles()
 	if p, ok := im.l.Path(agy.Hooks); ok {
-		if doc, ok := im.readJSON(p); ok {
+		if doc, ok := im.readJSON(p, "hooks"); ok {
 			im.cfg.Hooks = im.hooks(p, doc)
 		}
 	}
@@ -326,65 +324,29 @@ func unwrap(err error) error {
 	return err
 }
 
-// readJSON reads and parses a live JSON file the way agy's loaders do
-// (encoding/json, numbers kept as written); a parse error is reported
-// with its line and column.
-func (im *importer) readJSON(rel string) (any, bool) {
+// readJSON reads and parses a live JSON file of the named schema the way
+// agy's loaders do (the syntax agy reads there, the last of duplicate keys,
+// numbers kept as written); a parse error is reported with its line and
+// column.
+func (im *importer) readJSON(rel, schemaName string) (any, bool) {
 	data, ok := im.readFile(rel)
 	if !ok {
 		return nil, false
 	}
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: 1, Column: 1, Reason: "does not parse: a UTF-8 byte order mark, which agy's JSON loader refuses (the file is dropped)"})
+	t, err := jsonmerge.Read(data, jsonmerge.AgySyntax(schemaName))
+	if err != nil {
+		var se *jsonmerge.SyntaxError
+		line, col, msg := 1, 1, err.Error()
+		if errors.As(err, &se) {
+			line, col, msg = se.Pos.Line, se.Pos.Column, se.Msg
+		}
+		if se != nil && se.Problem == jsonmerge.ProblemBOM {
+			msg = "a UTF-8 byte order mark, which agy's JSON loader refuses here (the file is dropped)"
+		}
+		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: "does not parse: " + msg})
 		return nil, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	if err == nil {
-		if _, terr := dec.Token(); terr == nil {
-			err = fmt.Errorf("data after the top-level value")
-			off := dec.InputOffset()
-			line, col := lineCol(data, int(off))
-			im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: "does not parse: " + err.Error()})
-			return nil, false
-		}
-		return v, true
-	}
-	off := int(dec.InputOffset())
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = int(se.Offset)
-		if off > 0 {
-			off-- // the offset is after the offending byte
-		}
-	case errors.As(err, &te):
-		off = int(te.Offset)
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		off = len(data)
-	}
-	line, col := lineCol(data, off)
-	im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: "does not parse: " + err.Error()})
-	return nil, false
-}
-
-func lineCol(data []byte, off int) (int, int) {
-	if off > len(data) {
-		off = len(data)
-	}
-	line, col := 1, 1
-	for _, c := range data[:off] {
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return line, col
+	return t.Value(), true
 }
 
 // listDir returns a folder's entries sorted by name, hidden ones left out;

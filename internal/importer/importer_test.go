@@ -779,7 +779,7 @@ func TestImportParseError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "not imported: .gemini/config/hooks.json:4:3: does not parse: invalid character '}' looking for beginning of object key string"
+	want := "not imported: .gemini/config/hooks.json:3:15: does not parse: trailing comma before '}'; JSON does not allow one"
 	if len(res.Items) != 1 || res.Items[0].String() != want {
 		t.Errorf("got %v, want %q", res.Items, want)
 	}

@@ -24,11 +24,11 @@ func (im *importer) mcpFiles() {
 		return
 	}
 	var servers []*model.MCPServer
-	if doc, ok := im.readJSON(p); ok {
+	if doc, ok := im.readJSON(p, "mcp_config"); ok {
 		servers = im.mcpServers(p, doc, "")
 	}
 	if im.opts.Scope == model.ScopeGlobal && im.opts.Product != model.ProductCLI {
-		if doc, ok := im.readJSON(legacyIDEMCP); ok {
+		if doc, ok := im.readJSON(legacyIDEMCP, "mcp_config"); ok {
 			have := map[string]bool{}
 			for _, s := range servers {
 				have[s.Name] = true

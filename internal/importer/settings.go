@@ -18,7 +18,7 @@ func (im *importer) settingsFile() {
 		}
 	}
 	// A missing file is no item (readFile).
-	doc, ok := im.readJSON(p)
+	doc, ok := im.readJSON(p, "cli-settings")
 	if !ok {
 		return
 	}

@@ -14,7 +14,7 @@ func (im *importer) userConfigFile() {
 	if !ok {
 		return
 	}
-	doc, ok := im.readJSON(p)
+	doc, ok := im.readJSON(p, "user-config")
 	if !ok {
 		return
 	}

@@ -25,19 +25,20 @@ func (d *Doc) ArrayStrings(path ...string) ([]string, error) {
 	if n.kind != kindArray {
 		return nil, fmt.Errorf("%s is %s, %w", pointer(path), n.kind, ErrNotArray)
 	}
-	items := make([]string, len(n.items))
-	for i, item := range n.items {
-		if item.kind != kindString {
-			return nil, fmt.Errorf("%s/%d is %s, %w", pointer(path), i, item.kind, ErrNotString)
+	items := make([]string, len(n.entries))
+	for i, e := range n.entries {
+		if e.val.kind != kindString {
+			return nil, fmt.Errorf("%s/%d is %s, %w", pointer(path), i, e.val.kind, ErrNotString)
 		}
-		items[i] = item.str
+		items[i] = e.val.str
 	}
 	return items, nil
 }
 
 // AddString appends item to the array at path unless an equal string is
 // already in it, creating the array, and any objects missing on the way, if
-// needed. The new item is written with only the escapes JSON requires.
+// needed. The new item is written with only the escapes JSON requires, laid
+// out like the items beside it.
 func (d *Doc) AddString(item string, path ...string) error {
 	if len(path) == 0 {
 		return fmt.Errorf("add %q: empty path; the top level is an object, not an array", item)
@@ -49,31 +50,35 @@ func (d *Doc) AddString(item string, path ...string) error {
 	if len(path)+1 > maxDepth {
 		return fmt.Errorf("add %q to %s: the document would nest deeper than %d objects and arrays", item, pointer(path), maxDepth)
 	}
-	add := func(old *node) (*node, error) {
-		s := &node{kind: kindString, raw: appendString(nil, item), str: item}
-		if old == nil {
-			return &node{kind: kindArray, items: []*node{s}}, nil
+	s := &node{kind: kindString, raw: appendString(nil, item), str: item, clean: true}
+	chain := d.chain(path)
+	if chain == nil {
+		// Created with the objects missing on the way, as Set creates them.
+		arr := &node{kind: kindArray, entries: []*entry{{val: s}}}
+		if err := d.put(path, arr); err != nil {
+			return fmt.Errorf("add %q to %s: %w", item, pointer(path), err)
 		}
-		if old.kind != kindArray {
-			return nil, fmt.Errorf("%s is %s, %w", pointer(path), old.kind, ErrNotArray)
-		}
-		if slices.ContainsFunc(old.items, func(n *node) bool { return n.kind == kindString && n.str == item }) {
-			return old, nil
-		}
-		// A new node rather than an append to old: put relies on old being
-		// unchanged unless it is replaced.
-		return &node{kind: kindArray, items: append(slices.Clip(old.items), s)}, nil
+		return nil
 	}
-	if err := d.put(path, add); err != nil {
-		return fmt.Errorf("add %q to %s: %w", item, pointer(path), err)
+	n := chain[len(chain)-1]
+	if n.kind != kindArray {
+		return fmt.Errorf("add %q to %s: %s is %s, %w", item, pointer(path), pointer(path), n.kind, ErrNotArray)
 	}
+	if slices.ContainsFunc(n.entries, func(e *entry) bool { return e.val.kind == kindString && e.val.str == item }) {
+		return nil
+	}
+	e := d.newEntry(n)
+	e.val = s
+	n.entries = append(n.entries, e)
+	touch(chain)
 	return nil
 }
 
-// RemoveString removes every item of the array at path equal to item, and
-// reports whether there was one. The array stays, even when emptied: whether
-// an empty list should go is the caller's decision. Nothing at path, or
-// something other than an array, holds no such item, so that is false.
+// RemoveString removes every item of the array at path equal to item, with
+// the comments that belong to it, and reports whether there was one. The
+// array stays, even when emptied: whether an empty list should go is the
+// caller's decision. Nothing at path, or something other than an array,
+// holds no such item, so that is false.
 func (d *Doc) RemoveString(item string, path ...string) bool {
 	chain := d.chain(path)
 	if chain == nil {
@@ -83,11 +88,17 @@ func (d *Doc) RemoveString(item string, path ...string) bool {
 	if n.kind != kindArray {
 		return false
 	}
-	kept := slices.DeleteFunc(slices.Clone(n.items), func(n *node) bool { return n.kind == kindString && n.str == item })
-	if len(kept) == len(n.items) {
-		return false
+	removed := false
+	for i := 0; i < len(n.entries); {
+		if v := n.entries[i].val; v.kind == kindString && v.str == item {
+			n.remove(i)
+			removed = true
+			continue
+		}
+		i++
 	}
-	n.items = kept
-	touch(chain)
-	return true
+	if removed {
+		touch(chain)
+	}
+	return removed
 }

@@ -24,7 +24,7 @@ import (
 // raw is read as strictly as Parse reads a document, but any kind of value
 // may be at the top.
 func Canonical(raw json.RawMessage) ([]byte, error) {
-	n, _, err := parseOne(raw, false)
+	n, _, err := parseOne(raw, false, Syntax{})
 	if err != nil {
 		return nil, fmt.Errorf("canonical form: %w", err)
 	}
@@ -34,7 +34,7 @@ func Canonical(raw json.RawMessage) ([]byte, error) {
 func (n *node) appendCanonical(b []byte) []byte {
 	switch n.kind {
 	case kindObject:
-		members := slices.SortedFunc(slices.Values(n.members), func(x, y member) int { return strings.Compare(x.name, y.name) })
+		members := slices.SortedFunc(slices.Values(n.entries), func(x, y *entry) int { return strings.Compare(x.name, y.name) })
 		b = append(b, '{')
 		for i, m := range members {
 			if i > 0 {
@@ -47,11 +47,11 @@ func (n *node) appendCanonical(b []byte) []byte {
 		return append(b, '}')
 	case kindArray:
 		b = append(b, '[')
-		for i, item := range n.items {
+		for i, item := range n.entries {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = item.appendCanonical(b)
+			b = item.val.appendCanonical(b)
 		}
 		return append(b, ']')
 	case kindString:

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -23,81 +25,35 @@ const userFile = "{\r\n" +
 	"\t\"none\": [ ]\n" +
 	"}"
 
-// userFileBytes is userFile as Bytes writes it.
-const userFileBytes = `{
-  "zeta": 1.0,
-  "mcpServers": {
-    "theirs": {
-      "command": "npx",
-      "args": [
-        "-y",
-        "caf\u00e9"
-      ],
-      "env": {
-        "Z": "1",
-        "A": "2"
-      }
-    },
-    "ours": {
-      "command": "old"
-    }
-  },
-  "alpha": [
-    1e3,
-    -0,
-    0.50,
-    "\/",
-    {
-      "b": true,
-      "a": null
-    }
-  ],
-  "empty": {},
-  "none": []
-}
-`
+// jsoncFile is an mcp_config.json as a person writes one for agy 1.1.24 and
+// later: comments, trailing commas, a byte order mark, tabs.
+const jsoncFile = "\xef\xbb\xbf// MCP servers, see the wiki\n{\n" +
+	"\t\"mcpServers\": {\n" +
+	"\t\t// GitHub: mine\n" +
+	"\t\t\"github\": {\n" +
+	"\t\t\t\"command\": \"gh\", // the CLI\n" +
+	"\t\t\t/* its args */ \"args\": [\"mcp\", \"stdio\",],\n" +
+	"\t\t\t\"env\": {\"GH_HOST\": \"github.com\"}, // for GHE\n" +
+	"\t\t},\n" +
+	"\t\t\"theirs\": {\"command\": \"npx\" /* pinned */},\n" +
+	"\t},\n" +
+	"}\n// end\n"
 
-func TestBytesPreserves(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want string
-	}{
-		{"empty", "{}", "{}\n"},
-		{"whitespace goes", " {\n\n\t} \n\n", "{}\n"},
-		{"member order", `{"b":1,"a":2,"c":3}`, "{\n  \"b\": 1,\n  \"a\": 2,\n  \"c\": 3\n}\n"},
-		{"nested order", `{"o":{"z":{"y":1,"x":2},"a":0}}`, "{\n  \"o\": {\n    \"z\": {\n      \"y\": 1,\n      \"x\": 2\n    },\n    \"a\": 0\n  }\n}\n"},
-		{"number spellings", `{"n":[1.0,1e3,1E+03,-0,0.10,-1.5e-7,123456789012345678901234567890]}`,
-			"{\n  \"n\": [\n    1.0,\n    1e3,\n    1E+03,\n    -0,\n    0.10,\n    -1.5e-7,\n    123456789012345678901234567890\n  ]\n}\n"},
-		{"string escapes", `{"caf\u00e9":"\u00e9\/\"\\\t\ud83d\ude00 \ud800<>&"}`,
-			"{\n  \"caf\\u00e9\": \"\\u00e9\\/\\\"\\\\\\t\\ud83d\\ude00 \\ud800<>&\"\n}\n"},
-		{"empty containers", `{"a":[ ],"b":{ },"c":[[ ],{ }]}`, "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    [],\n    {}\n  ]\n}\n"},
-		{"a user's file", userFile, userFileBytes},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := string(mustParse(t, tt.in).Bytes())
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Bytes (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-// TestBytesOfUneditedIsIndent is the definition of "preserved" for a
-// document nobody edited: json.Indent's output and nothing else.
-func TestBytesOfUneditedIsIndent(t *testing.T) {
-	for _, in := range []string{userFile, `{}`, `{"a":[1,{"b":[]}],"c":"\u0000"}`, " {\"x\" :\n\t\"y\" } "} {
-		var want bytes.Buffer
-		// Indent keeps whitespace after the value; Bytes, ending in
-		// exactly one newline, does not.
-		if err := json.Indent(&want, bytes.TrimSpace([]byte(in)), "", "  "); err != nil {
-			t.Fatal(err)
+// TestBytesOfUneditedIsSource: a document nobody edited is written back as
+// it was read, byte for byte, whatever its layout.
+func TestBytesOfUneditedIsSource(t *testing.T) {
+	for _, in := range []string{userFile, `{}`, " {\n\n\t} \n\n", `{"a":[1,{"b":[]}],"c":"\u0000"}`, " {\"x\" :\n\t\"y\" } ",
+		`{"n":[1.0,1e3,1E+03,-0,0.10,-1.5e-7,123456789012345678901234567890]}`, "{\r\n  \"a\": 1\r\n}\r\n"} {
+		if got := string(mustParse(t, in).Bytes()); got != in {
+			t.Errorf("Bytes of %q = %q", in, got)
 		}
-		want.WriteByte('\n')
-		if diff := cmp.Diff(want.String(), string(mustParse(t, in).Bytes())); diff != "" {
-			t.Errorf("%q (-json.Indent +Bytes):\n%s", in, diff)
-		}
+	}
+	d, err := ParseWith([]byte(jsoncFile), JSONC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(d.Bytes()); got != jsoncFile {
+		t.Errorf("Bytes of the JSONC file = %q", got)
 	}
 }
 
@@ -137,7 +93,7 @@ func TestSet(t *testing.T) {
 		{"intermediates created and appended", `{"a":1}`, `true`, []string{"p", "q", "r"}, `{"a":1,"p":{"q":{"r":true}}}`},
 		{"some intermediates exist", `{"p":{"x":1},"z":2}`, `true`, []string{"p", "q", "r"}, `{"p":{"x":1,"q":{"r":true}},"z":2}`},
 		{"object replaced wholesale", `{"s":{"ours":{"command":"old","keep":"no"}}}`, `{"command":"new"}`, []string{"s", "ours"}, `{"s":{"ours":{"command":"new"}}}`},
-		{"value keeps its order and spellings", `{}`, "{\"z\":1.0,\n \"a\":\"\\u00e9\"}", []string{"v"}, `{"v":{"z":1.0,"a":"\u00e9"}}`},
+		{"value keeps its order and spellings", `{"a":1}`, "{\"z\":1.0,\n \"a\":\"\\u00e9\"}", []string{"v"}, `{"a":1,"v":{"z":1.0,"a":"\u00e9"}}`},
 		{"whitespace around the value", `{}`, " \n\t7 \n", []string{"v"}, `{"v":7}`},
 		{"name needing escapes", `{}`, `1`, []string{"a\"b\n\\é"}, `{"a\"b\n\\é":1}`},
 		{"name matched decoded", `{"caf\u00e9":1}`, `2`, []string{"café"}, `{"caf\u00e9":2}`},
@@ -156,7 +112,7 @@ func TestSet(t *testing.T) {
 			if !ok {
 				t.Fatalf("Get after Set: nothing there")
 			}
-			if diff := cmp.Diff(strings.TrimSpace(tt.value), string(got)); diff != "" {
+			if diff := cmp.Diff(compact(t, []byte(tt.value)), compact(t, got)); diff != "" {
 				t.Errorf("Get after Set (-want +got):\n%s", diff)
 			}
 		})
@@ -368,42 +324,11 @@ func TestMergeKeepsTheRest(t *testing.T) {
 	if err := d.Set(json.RawMessage(`{"command": "added"}`), "mcpServers", "new"); err != nil {
 		t.Fatal(err)
 	}
-	const want = `{
-  "zeta": 1.0,
-  "mcpServers": {
-    "theirs": {
-      "command": "npx",
-      "args": [
-        "-y",
-        "caf\u00e9"
-      ],
-      "env": {
-        "Z": "1",
-        "A": "2"
-      }
-    },
-    "ours": {
-      "command": "agyconf-mcp",
-      "args": []
-    },
-    "new": {
-      "command": "added"
-    }
-  },
-  "alpha": [
-    1e3,
-    -0,
-    0.50,
-    "\/",
-    {
-      "b": true,
-      "a": null
-    }
-  ],
-  "empty": {},
-  "none": []
-}
-`
+	// Only "ours" changed and "new" was added, in the file's own layout
+	// (its first line break is CRLF, so the new lines end in one).
+	want := strings.Replace(userFile, `"ours": {"command": "old"}`,
+		`"ours": {"command": "agyconf-mcp", "args": []},`+"\n"+
+			"        \"new\": {\r\n            \"command\": \"added\"\r\n        }\r", 1)
 	if diff := cmp.Diff(want, string(d.Bytes())); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -418,4 +343,43 @@ func compact(t *testing.T, b []byte) string {
 		t.Fatalf("Bytes is not JSON: %v\n%s", err, b)
 	}
 	return out.String()
+}
+
+// TestManyServersLinear: agyconf looks each server up about three times
+// (Get, Set, and the rebuild before the write); scanning the members made
+// that quadratic. Ten times the servers take about ten times as long, not
+// a hundred (checked with a wide margin), and give the same bytes a
+// linear scan would (the index finds the same member).
+func TestManyServersLinear(t *testing.T) {
+	run := func(n int) (time.Duration, []byte) {
+		var b strings.Builder
+		b.WriteString("{\n  \"mcpServers\": {\n")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			fmt.Fprintf(&b, "    \"s%05d\": {\"command\": \"c%d\"}", i, i)
+		}
+		b.WriteString("\n  }\n}\n")
+		start := time.Now()
+		d := mustParse(t, b.String())
+		for i := range n {
+			name := fmt.Sprintf("s%05d", i)
+			if _, ok := d.Get("mcpServers", name); !ok {
+				t.Fatalf("%s not found", name)
+			}
+			if err := d.Set(json.RawMessage(fmt.Sprintf(`{"command":"c%d","args":["x"]}`, i)), "mcpServers", name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return time.Since(start), d.Bytes()
+	}
+	small, _ := run(1000)
+	big, out := run(10000)
+	if big > 40*small+50*time.Millisecond {
+		t.Errorf("10,000 servers took %s, 1,000 took %s: not linear", big, small)
+	}
+	if !bytes.Contains(out, []byte("\"s09999\": {\"command\": \"c9999\", \"args\": [\"x\"]}\n")) {
+		t.Errorf("the last server was not merged in place: %.200s", out[len(out)-200:])
+	}
 }

@@ -216,7 +216,7 @@ func TestParseCopiesInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	copy(in, `{"b": "y"}`)
-	if diff := cmp.Diff("{\n  \"a\": \"x\"\n}\n", string(d.Bytes())); diff != "" {
+	if diff := cmp.Diff(`{"a": "x"}`, string(d.Bytes())); diff != "" {
 		t.Errorf("changing the input changed the Doc (-want +got):\n%s", diff)
 	}
 }

@@ -1,23 +1,20 @@
 package lint
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/frontmatter"
+	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/schema"
 )
 
@@ -54,6 +51,9 @@ type checker struct {
 	lookPath   func(string) (string, error)
 	credential *regexp.Regexp
 	reference  *regexp.Regexp
+	// unknownBudget is how many more unknown-field findings the document
+	// being checked may list; unlisted counts those past it.
+	unknownBudget, unlisted int
 	// machine runs the rules that depend on this machine: a command on
 	// PATH, a file's mode. Without it only what the bytes say is checked,
 	// the same anywhere (what render checks its own documents with).
@@ -146,12 +146,15 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 // plugin, whose hooks start in the plugin's folder (reference §2.2).
 func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPlugin bool) ([]Finding, error) {
 	var out []Finding
+	// A file of thousands of unknown keys lists MaxFindings of them and
+	// counts the rest (unknownFields), never building each one's finding.
+	c.unknownBudget, c.unlisted = MaxFindings, 0
 	add := func(rule string, line, col int, ptr, msg string) {
-		out = append(out, Finding{Rule: rule, Severity: severityOf(rule), File: path, Line: line, Column: col, Pointer: ptr, Message: msg})
+		out = append(out, Finding{Rule: rule, Severity: severityOf(rule), File: path, Line: line, Column: col, Pointer: schema.ShortPointer(ptr), Message: msg})
 	}
 	// addSince reports what only agy v and newer accept, judged by since.
 	addSince := func(v agy.Version, rule string, line, col int, ptr, msg string) {
-		if f, ok := c.gated(v, Finding{Rule: rule, File: path, Line: line, Column: col, Pointer: ptr, Message: msg}); ok {
+		if f, ok := c.gated(v, Finding{Rule: rule, File: path, Line: line, Column: col, Pointer: schema.ShortPointer(ptr), Message: msg}); ok {
 			out = append(out, f)
 		}
 	}
@@ -161,10 +164,11 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		return nil, err
 	}
 	markdown := strings.HasSuffix(path, ".md")
+	var tree *jsonmerge.Tree
 	if markdown {
 		err = v.ValidateMarkdown(name, data)
 	} else {
-		err = v.ValidateJSON(name, data)
+		tree, err = v.CheckJSON(name, data)
 	}
 	var de *schema.DocumentError
 	if err != nil && !errors.As(err, &de) {
@@ -172,24 +176,27 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 	}
 	if de != nil {
 		for _, f := range de.Findings {
-			add(mapFinding(k, f), f.Line, f.Column, f.Pointer, f.Message)
+			rule := mapFinding(k, f)
+			// What agy reads from some build in this kind of file is
+			// judged by version, never a false error.
+			if ext, ok := extensionOf(rule); ok {
+				if b, accepted := agy.JSONAccepts(name, ext); accepted {
+					addSince(b.Since, rule, f.Line, f.Column, f.Pointer, f.Message)
+					continue
+				}
+			}
+			add(rule, f.Line, f.Column, f.Pointer, f.Message)
 		}
 	}
 	if markdown {
 		c.markdown(k, data, add)
-		return out, nil
+		return capFindings(out, c.unlisted), nil
 	}
-	body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if !json.Valid(body) {
-		return out, nil
+	if tree == nil {
+		return capFindings(out, c.unlisted), nil
 	}
-	loc := newLocator(data)
-	var root any
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(&root); err != nil {
-		return out, nil
-	}
+	loc := &locator{tree}
+	root := tree.Value()
 	switch k {
 	case kindHooks:
 		c.hooks(root, loc, inPlugin, add, addSince)
@@ -203,7 +210,7 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 	case kindPlugin:
 		c.pluginManifest(root, loc, add)
 	}
-	return out, nil
+	return capFindings(out, c.unlisted), nil
 }
 
 func (c *checker) markdown(k kind, data []byte, add func(string, int, int, string, string)) {
@@ -603,161 +610,53 @@ func (c *checker) credentials(root any, loc *locator, perm os.FileMode, add func
 	}
 }
 
-// locator finds where each value of a valid JSON document starts. Values
-// are numbered nodes, and a pointer is followed one segment at a time
-// through the edges from each node to its members and elements. It holds
-// no pointer strings: a pointer is as long as a value's depth times its
-// keys, so indexing every value by its pointer took memory quadratic in a
-// deeply nested document's size (4,000 levels of 1,000-character keys, a
-// 4 MB file, ran out of memory). This index grows with the number of
-// values.
-type locator struct {
-	data []byte
-	at   []position     // by node: 0 is the root, then document order
-	kids map[edge]int32 // the node of each member and element
-	// The walk visits values in document order, so a cursor that only
-	// moves forward locates them all in one pass over the bytes, however
-	// long the lines: data[off] is on line, at col.
-	off, line, col int
-}
-
-// position is a 1-based line and character column. One is stored for
-// every value, so in 32 bits each: files are at most MaxFileSize bytes.
-type position struct{ line, col int32 }
-
-// edge names a child of node parent: a member by name (index -1) or an
-// array element by index.
-type edge struct {
-	parent, index int32
-	name          string
-}
-
-func newLocator(data []byte) *locator {
-	l := &locator{data: data, kids: map[edge]int32{}, line: 1, col: 1}
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		l.off = 3 // editors do not show a byte order mark
-	}
-	l.walk(l.off)
-	return l
-}
-
-func (l *locator) skip(off int) int {
-	for off < len(l.data) && strings.IndexByte(" \t\r\n", l.data[off]) >= 0 {
-		off++
-	}
-	return off
-}
-
-// str returns the end of the JSON string starting at off.
-func (l *locator) str(off int) int {
-	for i := off + 1; i < len(l.data); i++ {
-		switch l.data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(l.data)
-}
-
-// advance moves the cursor forward to off and returns its position. off
-// starts a value, an ASCII byte, which no UTF-8 sequence spans: counting
-// runes from the cursor counts what counting from the line's start would.
-func (l *locator) advance(off int) position {
-	seg := l.data[l.off:off]
-	if i := bytes.LastIndexByte(seg, '\n'); i >= 0 {
-		l.line, l.col = l.line+bytes.Count(seg, []byte("\n")), 1
-		seg = seg[i+1:]
-	}
-	l.col += utf8.RuneCount(seg)
-	l.off = off
-	return position{line: int32(min(l.line, math.MaxInt32)), col: int32(min(l.col, math.MaxInt32))}
-}
-
-// walk indexes the value starting at or after off and returns its end.
-// The document is valid JSON, so the scan need not check syntax.
-func (l *locator) walk(off int) int {
-	off = l.skip(off)
-	if off >= len(l.data) {
-		return off
-	}
-	node := int32(len(l.at))
-	l.at = append(l.at, l.advance(off))
-	switch l.data[off] {
-	case '{':
-		off = l.skip(off + 1)
-		for off < len(l.data) && l.data[off] != '}' {
-			if l.data[off] == ',' {
-				off = l.skip(off + 1)
-				continue
-			}
-			end := l.str(off)
-			var k string
-			_ = json.Unmarshal(l.data[off:end], &k)
-			off = l.skip(end)
-			child := int32(len(l.at))
-			off = l.walk(off + 1) // past the colon
-			// A later duplicate replaces an earlier one, as it does in
-			// the value encoding/json decodes.
-			l.kids[edge{parent: node, index: -1, name: k}] = child
-			off = l.skip(off)
-		}
-		return off + 1
-	case '[':
-		off = l.skip(off + 1)
-		for i := int32(0); off < len(l.data) && l.data[off] != ']'; {
-			if l.data[off] == ',' {
-				off = l.skip(off + 1)
-				continue
-			}
-			l.kids[edge{parent: node, index: i}] = int32(len(l.at))
-			off = l.skip(l.walk(off))
-			i++
-		}
-		return off + 1
-	case '"':
-		return l.str(off)
-	}
-	for off < len(l.data) && strings.IndexByte(",}] \t\r\n", l.data[off]) < 0 {
-		off++
-	}
-	return off
-}
+// locator finds where the values of a document read by the one JSON reader
+// (jsonmerge.Read) start.
+type locator struct{ t *jsonmerge.Tree }
 
 // value returns the 1-based line and character column of the value at
 // ptr, or 0, 0 for a pointer into no value.
 func (l *locator) value(ptr string) (int, int) {
-	if len(l.at) == 0 {
+	line, col, found := l.t.LocatePointer(ptr, false)
+	if !found {
 		return 0, 0
 	}
-	node := int32(0)
-	for _, seg := range pointerSegments(ptr) {
-		child, ok := l.kids[edge{parent: node, index: -1, name: seg}]
-		if i, isIndex := arrayIndex(seg); !ok && isIndex {
-			child, ok = l.kids[edge{parent: node, index: i}]
-		}
-		if !ok {
-			return 0, 0
-		}
-		node = child
-	}
-	return int(l.at[node].line), int(l.at[node].col)
+	return line, col
 }
 
-// arrayIndex reads a pointer segment as an array index, written the way
-// strconv.Itoa writes one: "0", or digits without a leading zero.
-func arrayIndex(seg string) (int32, bool) {
-	if seg == "" || seg[0] == '0' && len(seg) > 1 {
-		return 0, false
+// extensionOf names the construct beyond strict JSON a byte-level rule is
+// about, for rules agy's table gates by version in some kinds of file.
+func extensionOf(rule string) (agy.JSONExtension, bool) {
+	switch rule {
+	case "json/comment":
+		return agy.Comments, true
+	case "json/trailing-comma":
+		return agy.TrailingCommas, true
+	case "json/bom", "plugin/bom":
+		return agy.BOM, true
 	}
-	for i := 0; i < len(seg); i++ {
-		if seg[i] < '0' || seg[i] > '9' {
-			return 0, false
-		}
+	return "", false
+}
+
+// MaxFindings bounds the findings listed for one document; one more, of
+// the rule json/more-findings, says how many were left out.
+const MaxFindings = schema.MaxFindings
+
+// capFindings keeps the first MaxFindings findings of one document in
+// document order, and says how many more there were.
+// unlisted are findings a rule counted without making them, all later in
+// the document than MaxFindings it made (unknownFields).
+func capFindings(fs []Finding, unlisted int) []Finding {
+	if len(fs)+unlisted <= MaxFindings {
+		return fs
 	}
-	i, err := strconv.ParseInt(seg, 10, 32)
-	return int32(i), err == nil
+	Sort(fs)
+	keep := min(len(fs), MaxFindings)
+	last := fs[keep-1]
+	more := len(fs) - keep + unlisted
+	fs = append(fs[:keep:keep], Finding{Rule: "json/more-findings", Severity: severityOf("json/more-findings"), File: last.File, Line: last.Line, Column: last.Column,
+		Message: fmt.Sprintf("%d more findings in this file, not listed: validate lists at most %d a file", more, MaxFindings)})
+	return fs
 }
 
 // DocumentOptions describe a document linted from its bytes.

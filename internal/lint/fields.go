@@ -4,30 +4,56 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/schema"
 )
 
-// unknownFields reports the members of obj (at ptr) the named schema does
-// not declare at defPtr: agy ignores or discards them, so each is either a
-// newer build's field or a misspelling that does nothing — a warning, not
-// an error. agyconf writes such members only from extra = { … }.
-func (c *checker) unknownFields(rule, schemaName, defPtr string, obj map[string]any, ptr string, loc *locator, add func(string, int, int, string, string), what string) {
+// unknownFields reports the members of the object at path the named
+// schema does not declare at defPtr: agy ignores or discards them, so each
+// is either a newer build's field or a misspelling that does nothing — a
+// warning, not an error. agyconf writes such members only from extra =
+// { … }. Members are visited in document order in one walk, and past the
+// document's budget they are only counted (capFindings), so a file of
+// thousands of them costs no more than reading it.
+func (c *checker) unknownFields(rule, schemaName, defPtr string, path []string, loc *locator, add func(string, int, int, string, string), what string) {
 	known, err := c.properties(schemaName, defPtr)
 	if err != nil {
 		// The embedded schemas are agyconf's own: a test covers every
 		// pointer used here.
 		panic(fmt.Sprintf("lint: %v", err))
 	}
-	for _, k := range sortedMembers(obj) {
-		if slices.Contains(known, k) {
+	members := loc.t.Members(path)
+	base := ""
+	for _, seg := range path {
+		base += "/" + escape(seg)
+	}
+	base = schema.ShortPointer(base)
+	for _, m := range members {
+		if slices.Contains(known, m.Name) {
 			continue
 		}
-		p := ptr + "/" + escape(k)
-		l, col := loc.value(p)
-		add(rule, l, col, p, fmt.Sprintf("%q is a member of %s agyconf does not know: %s; agyconf writes such a member only from extra = { … }", k, what, unknownWhy(rule)))
+		if c.unknownBudget <= 0 {
+			c.unlisted++
+			continue
+		}
+		c.unknownBudget--
+		add(rule, m.Line, m.Col, base+"/"+escape(m.Name), fmt.Sprintf("%q is a member of %s agyconf does not know: %s; agyconf writes such a member only from extra = { … }", shortName(m.Name), shortName(what), unknownWhy(rule)))
 	}
+}
+
+// shortName bounds a member name quoted in a message.
+func shortName(s string) string {
+	const max = 200
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 func unknownWhy(rule string) string {
@@ -63,7 +89,7 @@ func (c *checker) pluginManifest(root any, loc *locator, add func(string, int, i
 	if !ok {
 		return
 	}
-	c.unknownFields("plugin/unknown-field", "plugin", "", m, "", loc, add, "plugin.json")
+	c.unknownFields("plugin/unknown-field", "plugin", "", nil, loc, add, "plugin.json")
 	if d, ok := m["disabled"].(bool); ok {
 		l, col := loc.value("/disabled")
 		add("plugin/disabled", l, col, "/disabled", fmt.Sprintf("\"disabled\": %v only seeds the plugin's enablement when agy first discovers it (agy 1.1.11): from then on its entry in ~/.gemini/config/config.json decides, whatever the manifest says; switch the plugin with agy plugin enable|disable, or agyconf's plugin { enabled = … }", d))

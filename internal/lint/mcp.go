@@ -39,13 +39,14 @@ func (c *checker) mcpNewer(root any, loc *locator, addSince func(agy.Version, st
 }
 
 // mcpUnknown reports the members of each server agyconf does not know
-// (mcp/unknown-field): a warning, since agy ignores them.
+// (mcp/unknown-field): a warning, since agy ignores them. Servers are
+// visited in document order, as unknownFields' budget needs.
 func (c *checker) mcpUnknown(root any, loc *locator, add func(string, int, int, string, string)) {
 	top, _ := root.(map[string]any)
 	servers, _ := top["mcpServers"].(map[string]any)
-	for _, name := range sortedMembers(servers) {
-		if s, ok := servers[name].(map[string]any); ok {
-			c.unknownFields("mcp/unknown-field", "mcp_config", "/$defs/server", s, "/mcpServers/"+escape(name), loc, add, "the server "+name)
+	for _, m := range loc.t.Members([]string{"mcpServers"}) {
+		if _, ok := servers[m.Name].(map[string]any); ok {
+			c.unknownFields("mcp/unknown-field", "mcp_config", "/$defs/server", []string{"mcpServers", m.Name}, loc, add, "the server "+m.Name)
 		}
 	}
 }

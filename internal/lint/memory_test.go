@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agyconf/agyconf/internal/lint"
+	"github.com/agyconf/agyconf/schema"
 )
 
 // TestHostileDocumentBoundedMemory: linting a file from a user's folder
@@ -109,6 +111,31 @@ func mcpConfig(size int) []byte {
 			if len(data) >= size {
 				return data
 			}
+		}
+	}
+}
+
+// TestManyFindingsBounded: one 100 KB server name and 200,000 unknown keys
+// (2.4 MB) gave as many findings, each with a 100 KB pointer, and ran out
+// of memory. validate lists at most MaxFindings a file and one that counts
+// the rest, with pointers of at most schema.MaxPointerBytes.
+func TestManyFindingsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"mcpServers":{"` + strings.Repeat("n", 100_000) + `":{"command":"./x"`)
+	for i := range 200_000 {
+		fmt.Fprintf(&b, `,"u%d":1`, i)
+	}
+	b.WriteString("}}}\n")
+	fs, err := lint.Document("mcp_config.json", "mcp_config", []byte(b.String()), lint.DocumentOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != lint.MaxFindings+1 || fs[len(fs)-1].Rule != "json/more-findings" && !slices.ContainsFunc(fs, func(f lint.Finding) bool { return f.Rule == "json/more-findings" }) {
+		t.Fatalf("%d findings, want %d and one json/more-findings", len(fs), lint.MaxFindings+1)
+	}
+	for _, f := range fs {
+		if len(f.Pointer) > schema.MaxPointerBytes {
+			t.Fatalf("a pointer of %d bytes: %.100s", len(f.Pointer), f.Pointer)
 		}
 	}
 }

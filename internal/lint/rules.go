@@ -12,12 +12,13 @@ import (
 // package holds no mutable state.
 func ruleTable() []Rule {
 	return []Rule{
-		{"json/bom", Error, "A UTF-8 byte order mark: Go's encoding/json refuses it and agy drops the file (reference §0.10, §2.1, §4)."},
+		{"json/bom", Error, "A UTF-8 byte order mark: agy reads one in mcp_config.json since 1.1.23 (CLI changelog) and in hooks.json by 1.3.1 (a third-party reading of the changelog), so there it is a warning naming the version with no --agy-version, an error below it, nothing from it on; in the other files Go's encoding/json refuses it and agy drops the file (reference §0.10, §2.1, §4)."},
 		{"json/invalid-utf8", Error, "Invalid UTF-8: encoding/json silently replaces it with U+FFFD, so agy reads other text than the file holds (reference §2.1)."},
-		{"json/comment", Error, "A comment: agy's strict encoding/json loaders refuse it; a hooks.json is dropped whole, an mcp_config.json is fatal at startup (reference §0.10, §2.1, §3)."},
-		{"json/trailing-comma", Error, "A trailing comma: refused by strict encoding/json; the whole file is dropped (reference §0.10, §2.1, §3)."},
+		{"json/comment", Error, "A comment: agy reads // and /* */ comments in mcp_config.json since 1.1.24 (CLI changelog), where it is a warning naming the version with no --agy-version, an error below it, nothing from it on; its strict encoding/json loaders of the other files refuse one, and a hooks.json is dropped whole (no source says hooks.json accepts comments; reference §0.10, §2.1, §3)."},
+		{"json/trailing-comma", Error, "A trailing comma: agy reads them in mcp_config.json since 1.1.24 (CLI changelog), where it is a warning naming the version with no --agy-version, an error below it, nothing from it on; elsewhere strict encoding/json refuses it and the whole file is dropped (reference §0.10, §2.1, §3)."},
 		{"json/duplicate-key", Warning, "A duplicate key: encoding/json keeps the last value and silently drops the first (reference §2.1, §3, §9)."},
 		{"json/invalid", Error, "Not one valid JSON value (unclosed, trailing data, NaN, Infinity, single quotes): agy refuses the file (reference §0.10, §2.1, §3)."},
+		{"json/more-findings", Warning, "More findings in one file than validate lists (200 a file, the first in document order): one finding says how many more there are. A file with thousands of unknown keys is one mistake repeated, listing each held memory in proportion to their count, and agy stops at a file's first load error anyway (reference §0.10)."},
 		{"hooks/top-level-enabled", Error, "enabled at the top level of hooks.json is a load error that drops the whole file; enabled belongs inside a named hook (reference §0.10, §2.1)."},
 		{"hooks/top-level-event", Error, "A bare event name or a hooks wrapper at the top level does not load: every top-level key is a hook name (reference §2.1; the older {\"hooks\":…} wrap from agy 1.0.5 is outdated)."},
 		{"hooks/event-shape", Error, "PreToolUse/PostToolUse take [{matcher, hooks}], the other events take handlers directly; the wrong shape rejects the whole file (reference §2.1)."},
@@ -42,7 +43,7 @@ func ruleTable() []Rule {
 		{"mcp/no-connection", Warning, "A server with no command, serverUrl or url loads silently and does nothing (reference §3)."},
 		{"mcp/inline-credential", Warning, "A credential written inline in env, headers or oauth in a file other users can read; agyconf itself writes such values, on purpose, into a 0600 file when secret_file() is used (reference §3, §16)."},
 		{"mcp/schema", Error, "mcp_config.json does not match what agy loads: a bad server is dropped silently, a bad file is fatal at startup (reference §3)."},
-		{"plugin/bom", Error, "A UTF-8 byte order mark in plugin.json: agy does not treat the directory as a plugin (reference §4)."},
+		{"plugin/bom", Error, "A UTF-8 byte order mark in plugin.json: older agy builds do not treat the directory as a plugin (reference §4); accepted by 1.3.1 (a third-party reading of the changelog), so a warning naming that version with no --agy-version, an error below it, nothing from it on."},
 		{"plugin/duplicate-key", Error, "A duplicate key in plugin.json: agy does not treat the directory as a plugin (reference §4)."},
 		{"plugin/name", Error, "name must match [A-Za-z0-9_-] and not start with '.', or agy plugin install/validate refuse it (reference §4)."},
 		{"plugin/missing-name", Error, "Without name agy falls back to the directory name, but agy plugin validate/install refuse the plugin (reference §4)."},

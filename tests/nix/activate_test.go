@@ -1,23 +1,30 @@
 package nix_test
 
-// Tests of nix/activate.sh, the function Home Manager's activation snippet
-// (home.activation.agyconf in nix/module/agyconf.nix) sources and calls. Each
-// case runs it under bash the way Home Manager does: `set -eu -o pipefail`,
-// with `run` and `verboseEcho` as Home Manager defines them (shims written
-// here that also record run's argv) and DRY_RUN / VERBOSE set or not, against
-// a fake agyconf that records its argv and exits with a chosen code.
+// Tests of nix/activate.sh, the functions Home Manager's activation
+// snippets (home.activation.agyconfCheck, .agyconf, .agyconfClean in
+// nix/module/agyconf.nix) source and call. Each case runs them under bash
+// the way Home Manager does: `set -eu -o pipefail`, with `run` and
+// `verboseEcho` as Home Manager defines them (shims written here that also
+// record run's argv), DRY_RUN / VERBOSE / newGenPath set or not, and an
+// EXIT trap of Home Manager's own (its temporary GC root) already in place.
+// TestActivate uses a fake agyconf that records its argv and exits with a
+// chosen code; TestActivateAgyconf the real one, on real files.
 //
-// Without bash the tests skip, unless CI is set: then they fail.
+// Without bash (or go, for the real binary) the tests skip, unless CI is
+// set: then they fail.
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// activateShims stand in for Home Manager's lib/bash/home-manager.sh.
+// activateShims stand in for Home Manager's lib/bash/home-manager.sh and
+// the EXIT trap its activation script sets before the snippets run.
 const activateShims = `
 run() {
   printf '%s\n' "$*" >>"$RUN_LOG"
@@ -26,27 +33,31 @@ run() {
 verboseEcho() {
   if [[ -v VERBOSE ]]; then echo "$*"; fi
 }
+trap 'echo "hm: removed the temporary GC root"' EXIT
 `
 
 // activateFakeAgyconf records each call as one line of argv and exits with
-// $FAKE_RC (render) or $FAKE_DIFF_RC (diff).
+// $FAKE_CHECK_RC (render --dry-run), $FAKE_RC (render) or $FAKE_CLEAN_RC.
 const activateFakeAgyconf = `#!/bin/sh
 printf '%s\n' "$*" >>"$AGYCONF_LOG"
-case $1 in
-diff) echo "fake diff output"; exit "${FAKE_DIFF_RC:-0}" ;;
+case "$*" in
+"render --dry-run"*) echo "fake check output"; exit "${FAKE_CHECK_RC:-0}" ;;
+render*) exit "${FAKE_RC:-0}" ;;
+clean*) exit "${FAKE_CLEAN_RC:-0}" ;;
 esac
-exit "${FAKE_RC:-0}"
+exit 0
 `
 
 type activateCase struct {
-	name       string
-	onConflict string
-	env        []string // DRY_RUN=1, VERBOSE=1, FAKE_RC=3, …
-	wantRC     int
-	wantCalls  []string // fake agyconf argv lines, in order
-	wantRun    []string // argv lines recorded by run (nil: run is never called)
-	wantOut    []string // texts in stdout+stderr
-	notOut     []string // texts not in stdout+stderr
+	name   string
+	call   string   // the snippet: agyconfCheck …, agyconfActivate …
+	env    []string // DRY_RUN=1, FAKE_RC=3, …
+	setup  func(t *testing.T, dir string)
+	wantRC int
+	// wantCalls are the fake agyconf's argv lines, in order; wantRun the
+	// argv lines run recorded (nil: run is never called).
+	wantCalls, wantRun []string
+	wantOut, notOut    []string // texts in stdout+stderr
 }
 
 func activateNeedBash(t *testing.T) string {
@@ -89,8 +100,8 @@ func activateEqual(a, b []string) bool {
 	return true
 }
 
-func TestActivate(t *testing.T) {
-	bash := activateNeedBash(t)
+func activateScript(t *testing.T) string {
+	t.Helper()
 	script, err := filepath.Abs(filepath.Join("..", "..", "nix", "activate.sh"))
 	if err != nil {
 		t.Fatal(err)
@@ -98,154 +109,217 @@ func TestActivate(t *testing.T) {
 	if _, err := os.Stat(script); err != nil {
 		t.Fatal(err)
 	}
+	return script
+}
+
+// runActivation runs snippet as Home Manager's script would, "after" being
+// the next step's output; it returns the exit code and the output.
+func runActivation(t *testing.T, bash, snippet string, env []string) (int, string) {
+	t.Helper()
+	prog := "set -eu -o pipefail\n" +
+		"source \"$ACTIVATE_SH\"\n" +
+		activateShims +
+		snippet + "\n" +
+		"echo after\n"
+	cmd := exec.Command(bash, "--noprofile", "--norc", "-c", prog)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "ACTIVATE_SH=" + activateScript(t)}, env...)
+	out, err := cmd.CombinedOutput()
+	rc := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		rc = ee.ExitCode()
+	}
+	return rc, string(out)
+}
+
+func TestActivate(t *testing.T) {
+	bash := activateNeedBash(t)
 
 	const cfgDir = "/nix/store/xxx-agyconf-config"
 	const root = "/home/demo"
-	render := "render --config " + cfgDir + " --root " + root
-	diff := "diff --config " + cfgDir + " --root " + root
+	const paths = cfgDir + "/option-paths"
+	args := `"$FAKE_AGYCONF" ` + cfgDir + " " + root
+	check := "render --dry-run --defer-secrets --config " + cfgDir + " --root " + root
+	render := "render --defer-secrets --config " + cfgDir + " --root " + root
 
 	cases := []activateCase{
 		{
-			name: "render", onConflict: "error",
+			name:      "check passes quietly",
+			call:      "agyconfCheck " + args + " error " + paths,
+			wantCalls: []string{check + " --option-paths " + paths},
+			notOut:    []string{"fake check output", "agyconf:"},
+		},
+		{
+			name: "check knows the generation being linked",
+			call: "agyconfCheck " + args + " adopt " + paths,
+			env:  []string{"newGenPath=$GEN"},
+			setup: func(t *testing.T, dir string) {
+				if err := os.MkdirAll(filepath.Join(dir, "files-home-manager-files"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(filepath.Join(dir, "gen"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(filepath.Join(dir, "files-home-manager-files"), filepath.Join(dir, "gen", "home-files")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			wantCalls: []string{check + " --adopt --option-paths " + paths + " --after-hm-link DIR/files-home-manager-files"},
+		},
+		{
+			name: "a refusal stops the switch before writeBoundary", call: "agyconfCheck " + args + " error " + paths,
+			env:       []string{"FAKE_CHECK_RC=3"},
+			wantRC:    3,
+			wantCalls: []string{check + " --option-paths " + paths},
+			wantOut: []string{
+				"fake check output",
+				"the switch stops here, before anything changed",
+				"agyconf diff --config " + cfgDir + " --root " + root,
+				"programs.agyconf.onConflict",
+				"hm: removed the temporary GC root",
+			},
+			notOut: []string{"after"},
+		},
+		{
+			name: "a check that cannot decide lets the switch go on", call: "agyconfCheck " + args + " error " + paths,
+			env:       []string{"FAKE_CHECK_RC=2"},
+			wantCalls: []string{check + " --option-paths " + paths},
+			wantOut:   []string{"the check before the switch failed with exit code 2", "the switch goes on", "after"},
+		},
+		{
+			name: "dry run: the check says what a switch would do, even a refusal", call: "agyconfCheck " + args + " force " + paths,
+			env:       []string{"DRY_RUN=1", "FAKE_CHECK_RC=3"},
+			wantCalls: []string{check + " --force --option-paths " + paths},
+			wantOut:   []string{"dry run, nothing rendered; a switch would do:", "fake check output", "failed with exit code 3", "The dry run goes on.", "after"},
+		},
+		{
+			name:      "render",
+			call:      "agyconfActivate " + args + " error " + paths,
+			wantCalls: []string{render + " --option-paths " + paths},
+			wantRun:   []string{"AGYCONF " + render + " --option-paths " + paths},
+			notOut:    []string{"agyconf: render", "the switch failed"},
+		},
+		{
+			name:      "default mode, no map",
+			call:      "agyconfActivate " + args,
 			wantCalls: []string{render},
 			wantRun:   []string{"AGYCONF " + render},
-			notOut:    []string{"agyconf: render failed", "agyconf: render refused"},
 		},
 		{
-			name: "default mode", onConflict: "",
-			wantCalls: []string{render},
-			wantRun:   []string{"AGYCONF " + render},
-		},
-		{
-			name: "adopt", onConflict: "adopt",
-			wantCalls: []string{render + " --adopt"},
-			wantRun:   []string{"AGYCONF " + render + " --adopt"},
-		},
-		{
-			name: "force", onConflict: "force",
-			wantCalls: []string{render + " --force"},
-			wantRun:   []string{"AGYCONF " + render + " --force"},
-		},
-		{
-			name: "verbose", onConflict: "adopt", env: []string{"VERBOSE=1"},
+			name: "verbose", call: "agyconfActivate " + args + " adopt", env: []string{"VERBOSE=1"},
 			wantCalls: []string{render + " --adopt"},
 			wantRun:   []string{"AGYCONF " + render + " --adopt"},
 			wantOut:   []string{"agyconf: AGYCONF " + render + " --adopt"},
 		},
 		{
-			name: "quiet", onConflict: "error",
-			wantCalls: []string{render},
-			wantRun:   []string{"AGYCONF " + render},
-			notOut:    []string{"agyconf: AGYCONF render"},
+			name: "dry run renders nothing", call: "agyconfActivate " + args + " force", env: []string{"DRY_RUN=1"},
+			wantOut: []string{"dry run, nothing rendered"},
 		},
 		{
-			name: "dry run shows diff and renders nothing", onConflict: "force", env: []string{"DRY_RUN=1"},
-			wantCalls: []string{diff},
-			wantOut:   []string{"dry run", "fake diff output"},
-		},
-		{
-			name: "dry run with failing diff", onConflict: "error", env: []string{"DRY_RUN=1", "FAKE_DIFF_RC=2"},
+			// Home Manager's remaining steps run ("after"), its own EXIT
+			// trap too; then the switch fails with the render's code and
+			// the command to run again.
+			name: "a failing render fails the switch at its end", call: "agyconfActivate " + args + " adopt " + paths,
+			env:       []string{"FAKE_RC=2"},
 			wantRC:    2,
-			wantCalls: []string{diff},
-			wantOut:   []string{"'agyconf diff' failed with exit code 2"},
+			wantCalls: []string{render + " --adopt --option-paths " + paths},
+			wantRun:   []string{"AGYCONF " + render + " --adopt --option-paths " + paths},
+			wantOut: []string{
+				"render failed, exit code 2",
+				"Home Manager's remaining steps run; the switch then fails",
+				"agyconf render --defer-secrets --config " + cfgDir + " --root " + root + " --adopt",
+				"after",
+				"hm: removed the temporary GC root",
+				"the switch failed: agyconf render exited with code 2",
+			},
 		},
 		{
-			name: "conflict refused", onConflict: "error", env: []string{"FAKE_RC=3"},
+			name: "a refusal after linking fails the switch at its end", call: "agyconfActivate " + args + " error",
+			env:       []string{"FAKE_RC=3"},
 			wantRC:    3,
 			wantCalls: []string{render},
 			wantRun:   []string{"AGYCONF " + render},
-			wantOut: []string{
-				"render refused, exit code 3",
-				"agyconf diff --config " + cfgDir + " --root " + root,
-				"programs.agyconf.onConflict",
-				`"adopt"`, `"force"`,
-			},
-			notOut: []string{"after"},
+			wantOut:   []string{"render refused, exit code 3", "after", "exited with code 3"},
 		},
 		{
-			name: "bad input", onConflict: "adopt", env: []string{"FAKE_RC=2"},
-			wantRC:    2,
-			wantCalls: []string{render + " --adopt"},
-			wantRun:   []string{"AGYCONF " + render + " --adopt"},
-			wantOut:   []string{"render failed, exit code 2", "agyconf diff --config"},
-			notOut:    []string{"after"},
-		},
-		{
-			name: "other failure", onConflict: "error", env: []string{"FAKE_RC=1"},
-			wantRC:    1,
-			wantCalls: []string{render},
-			wantRun:   []string{"AGYCONF " + render},
-			wantOut:   []string{"render failed with exit code 1"},
-		},
-		{
-			name: "unknown mode", onConflict: "merge",
+			name: "unknown mode", call: "agyconfActivate " + args + " merge",
 			wantRC:  2,
 			wantOut: []string{"unknown programs.agyconf.onConflict 'merge'"},
+			notOut:  []string{"after"},
+		},
+		{
+			name:    "clean without a state does nothing",
+			call:    `agyconfClean "$FAKE_AGYCONF" /nix/store/xxx-clean "$HOMEDIR" .local/state/agyconf/home-manager.json`,
+			wantOut: []string{"after"},
+			notOut:  []string{"letting go"},
+		},
+		{
+			name: "clean with a state",
+			call: `agyconfClean "$FAKE_AGYCONF" /nix/store/xxx-clean "$HOMEDIR" .local/state/agyconf/home-manager.json`,
+			setup: func(t *testing.T, dir string) {
+				state := filepath.Join(dir, "home", ".local", "state", "agyconf")
+				if err := os.MkdirAll(state, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(state, "home-manager.json"), []byte("{}"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			},
+			env:       []string{"FAKE_CLEAN_RC=2"},
+			wantCalls: []string{"clean --config /nix/store/xxx-clean --root DIR/home"},
+			wantRun:   []string{"AGYCONF clean --config /nix/store/xxx-clean --root DIR/home"},
+			wantOut:   []string{"clean failed with exit code 2", "after"},
 		},
 	}
 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(dir, "home"), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			fake := filepath.Join(dir, "agyconf")
 			if err := os.WriteFile(fake, []byte(activateFakeAgyconf), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			agyLog := filepath.Join(dir, "agyconf.log")
-			runLog := filepath.Join(dir, "run.log")
-
-			// As Home Manager's activation script: errexit, nounset, pipefail;
-			// a failing agyconfActivate ends the script with its status, so
-			// "after" must not be printed then.
-			prog := "set -eu -o pipefail\n" +
-				"source \"$ACTIVATE_SH\"\n" +
-				activateShims +
-				"agyconfActivate \"$FAKE_AGYCONF\" " + cfgDir + " " + root + " \"$ON_CONFLICT\"\n" +
-				"echo after\n"
-			cmd := exec.Command(bash, "--noprofile", "--norc", "-c", prog)
-			cmd.Env = append([]string{
-				"PATH=" + os.Getenv("PATH"),
-				"ACTIVATE_SH=" + script,
-				"FAKE_AGYCONF=" + fake,
-				"ON_CONFLICT=" + tc.onConflict,
-				"AGYCONF_LOG=" + agyLog,
-				"RUN_LOG=" + runLog,
-			}, tc.env...)
-			out, err := cmd.CombinedOutput()
-			rc := 0
-			if err != nil {
-				ee, ok := err.(*exec.ExitError)
-				if !ok {
-					t.Fatal(err)
-				}
-				rc = ee.ExitCode()
+			if tc.setup != nil {
+				tc.setup(t, dir)
 			}
-			text := string(out)
+			agyLog, runLog := filepath.Join(dir, "agyconf.log"), filepath.Join(dir, "run.log")
+			env := []string{"FAKE_AGYCONF=" + fake, "AGYCONF_LOG=" + agyLog, "RUN_LOG=" + runLog, "HOMEDIR=" + filepath.Join(dir, "home")}
+			for _, e := range tc.env {
+				env = append(env, strings.ReplaceAll(e, "$GEN", filepath.Join(dir, "gen")))
+			}
+			rc, out := runActivation(t, bash, tc.call, env)
 			if rc != tc.wantRC {
-				t.Fatalf("exit code %d, want %d; output:\n%s", rc, tc.wantRC, text)
+				t.Fatalf("exit code %d, want %d; output:\n%s", rc, tc.wantRC, out)
 			}
-			if tc.wantRC == 0 && !strings.Contains(text, "after") {
-				t.Errorf("the script did not continue after agyconfActivate; output:\n%s", text)
+			norm := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, fake, "AGYCONF"), dir, "DIR") }
+			calls := activateReadLines(t, agyLog)
+			for i := range calls {
+				calls[i] = norm(calls[i])
 			}
-			if calls := activateReadLines(t, agyLog); !activateEqual(calls, tc.wantCalls) {
+			if !activateEqual(calls, tc.wantCalls) {
 				t.Errorf("agyconf calls %q, want %q", calls, tc.wantCalls)
 			}
 			runs := activateReadLines(t, runLog)
 			for i := range runs {
-				runs[i] = strings.Replace(runs[i], fake, "AGYCONF", 1)
+				runs[i] = norm(runs[i])
 			}
 			if !activateEqual(runs, tc.wantRun) {
 				t.Errorf("run calls %q, want %q", runs, tc.wantRun)
 			}
-			norm := strings.ReplaceAll(text, fake, "AGYCONF")
 			for _, want := range tc.wantOut {
-				if !strings.Contains(norm, want) {
-					t.Errorf("output lacks %q; output:\n%s", want, text)
+				if !strings.Contains(norm(out), want) {
+					t.Errorf("output lacks %q; output:\n%s", want, out)
 				}
 			}
 			for _, not := range tc.notOut {
-				if strings.Contains(norm, not) {
-					t.Errorf("output has %q; output:\n%s", not, text)
+				if strings.Contains(norm(out), not) {
+					t.Errorf("output has %q; output:\n%s", not, out)
 				}
 			}
 		})
@@ -253,18 +327,319 @@ func TestActivate(t *testing.T) {
 }
 
 // TestActivateSourcesQuietly checks that sourcing the file defines the
-// function and nothing else happens: no output, no shell options changed.
+// functions and nothing else happens: no output, no shell options changed.
 func TestActivateSourcesQuietly(t *testing.T) {
 	bash := activateNeedBash(t)
-	script, err := filepath.Abs(filepath.Join("..", "..", "nix", "activate.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	prog := `before=$(set +o); source "$1"; after=$(set +o)
 [[ $before == "$after" ]] || { echo "shell options changed"; exit 1; }
-declare -F agyconfActivate >/dev/null || { echo "agyconfActivate not defined"; exit 1; }`
-	out, err := exec.Command(bash, "--noprofile", "--norc", "-c", prog, "_", script).CombinedOutput()
+for f in agyconfCheck agyconfActivate agyconfClean; do declare -F $f >/dev/null || { echo "$f not defined"; exit 1; }; done`
+	out, err := exec.Command(bash, "--noprofile", "--norc", "-c", prog, "_", activateScript(t)).CombinedOutput()
 	if err != nil || len(out) != 0 {
 		t.Fatalf("sourcing nix/activate.sh: %v, output %q", err, out)
 	}
+}
+
+var (
+	agyconfOnce sync.Once
+	agyconfBin  string
+	agyconfErr  error
+)
+
+// realAgyconf builds cmd/agyconf once for the tests that run it.
+func realAgyconf(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("go is not on PATH (required when CI is set)")
+		}
+		t.Skip("go is not on PATH")
+	}
+	agyconfOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "agyconf-activate-")
+		if err != nil {
+			agyconfErr = err
+			return
+		}
+		agyconfBin = filepath.Join(dir, "agyconf")
+		out, err := exec.Command("go", "build", "-o", agyconfBin, "../../cmd/agyconf").CombinedOutput()
+		if err != nil {
+			agyconfErr = &buildError{err, out}
+		}
+	})
+	if agyconfErr != nil {
+		t.Fatal(agyconfErr)
+	}
+	return agyconfBin
+}
+
+type buildError struct {
+	err error
+	out []byte
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + string(e.out) }
+
+// snapshot lists every path under root with its kind and content.
+func snapshot(t *testing.T, root string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			m[rel] = "link " + target
+		case d.IsDir():
+			m[rel] = "dir"
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			m[rel] = "file " + string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestActivateAgyconf runs the snippets with the real agyconf on a home
+// shaped as Home Manager leaves it: programs.antigravity-cli's old
+// mcp_config.json link into the generation being replaced, a remote
+// server's header secret not decrypted yet.
+func TestActivateAgyconf(t *testing.T) {
+	bash := activateNeedBash(t)
+	agyconf := realAgyconf(t)
+
+	setup := func(t *testing.T) (dir, home, cfg string, env []string) {
+		dir = t.TempDir()
+		home = filepath.Join(dir, "home")
+		cfg = filepath.Join(dir, "config")
+		oldFiles := filepath.Join(dir, "nix", "store", "old-home-manager-files")
+		newFiles := filepath.Join(dir, "nix", "store", "new-home-manager-files")
+		for _, d := range []string{filepath.Join(home, ".gemini", "config"), filepath.Join(oldFiles, ".gemini", "config"), newFiles, cfg, filepath.Join(dir, "gen"), filepath.Join(dir, "run", "secrets")} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write := func(p, s string) {
+			if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write(filepath.Join(oldFiles, ".gemini", "config", "mcp_config.json"), `{"mcpServers": {"old": {"command": "old"}}}`)
+		if err := os.Symlink(filepath.Join(oldFiles, ".gemini", "config", "mcp_config.json"), filepath.Join(home, ".gemini", "config", "mcp_config.json")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(newFiles, filepath.Join(dir, "gen", "home-files")); err != nil {
+			t.Fatal(err)
+		}
+		write(filepath.Join(cfg, "agyconf.json"), `{
+  "agyconf": {
+    "instance": "home-manager",
+    "scope": "global"
+  },
+  "mcp_server": {
+    "docs": {
+      "command": "docs-mcp"
+    },
+    "linear": {
+      "headers": {
+        "Authorization": "${secret_file(\"%r/secrets/linear\")}"
+      },
+      "server_url": "https://mcp.linear.app/sse"
+    }
+  }
+}
+`)
+		write(filepath.Join(cfg, "option-paths"), `{"agyconf.json": {"/mcp_server/linear": "programs.agyconf.mcpServers.linear"}}`)
+		env = []string{"HOME=" + home, "XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), "RUN_LOG=" + filepath.Join(dir, "run.log"), "AGYCONF=" + agyconf, "CFG=" + cfg}
+		return dir, home, cfg, env
+	}
+	const args = `"$AGYCONF" "$CFG" "$HOME" error "$CFG/option-paths"`
+
+	t.Run("the check does not count the replaced generation's link", func(t *testing.T) {
+		dir, _, _, env := setup(t)
+		rc, out := runActivation(t, bash, "agyconfCheck "+args, append(env, "newGenPath="+filepath.Join(dir, "gen")))
+		if rc != 0 || !strings.Contains(out, "after") {
+			t.Fatalf("exit %d:\n%s", rc, out)
+		}
+		// Without knowing the generation, the link is a conflict: the
+		// switch stops before anything changed.
+		before := snapshot(t, dir)
+		rc, out = runActivation(t, bash, "agyconfCheck "+args, env)
+		if rc != 3 || strings.Contains(out, "after") || !strings.Contains(out, "is a link into a Home Manager generation") {
+			t.Fatalf("exit %d, want 3:\n%s", rc, out)
+		}
+		if after := snapshot(t, dir); !mapsEqual(before, after) {
+			t.Errorf("the check changed files")
+		}
+	})
+
+	t.Run("a dry run writes nothing and goes on", func(t *testing.T) {
+		dir, _, _, env := setup(t)
+		env = append(env, "DRY_RUN=1", "newGenPath="+filepath.Join(dir, "gen"))
+		before := snapshot(t, dir)
+		rc, out := runActivation(t, bash, "agyconfCheck "+args+"\nagyconfActivate "+args, env)
+		if rc != 0 || !strings.Contains(out, "after") {
+			t.Fatalf("exit %d:\n%s", rc, out)
+		}
+		for _, want := range []string{"a switch would do:", "create    .gemini/config/mcp_config.json mcpServers.docs", "pending .gemini/config/mcp_config.json mcpServers.linear", "dry run, nothing rendered"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+		if after := snapshot(t, dir); !mapsEqual(before, after) {
+			t.Errorf("the dry run changed files:\nbefore %v\nafter %v", before, after)
+		}
+	})
+
+	t.Run("a secret not decrypted yet does not fail the switch", func(t *testing.T) {
+		dir, home, _, env := setup(t)
+		// As after linkGeneration: the old link is gone.
+		if err := os.Remove(filepath.Join(home, ".gemini", "config", "mcp_config.json")); err != nil {
+			t.Fatal(err)
+		}
+		rc, out := runActivation(t, bash, "agyconfActivate "+args, env)
+		if rc != 0 || !strings.Contains(out, "after") || !strings.Contains(out, "pending .gemini/config/mcp_config.json mcpServers.linear") {
+			t.Fatalf("exit %d:\n%s", rc, out)
+		}
+		state, err := os.ReadFile(filepath.Join(home, ".local", "state", "agyconf", "home-manager.json"))
+		if err != nil || !strings.Contains(string(state), `"%r/secrets/linear"`) {
+			t.Fatalf("the state does not list what waits: %v\n%s", err, state)
+		}
+		// It appears (what the path unit reacts to): the same command the
+		// unit runs writes it.
+		if err := os.WriteFile(filepath.Join(dir, "run", "secrets", "linear"), []byte("Bearer canary-9\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rc, out = runActivation(t, bash, "agyconfActivate "+args, env)
+		mcp, _ := os.ReadFile(filepath.Join(home, ".gemini", "config", "mcp_config.json"))
+		if rc != 0 || !strings.Contains(string(mcp), "Bearer canary-9") {
+			t.Fatalf("exit %d:\n%s\n%s", rc, out, mcp)
+		}
+	})
+
+	t.Run("a failing render fails the switch once the rest ran", func(t *testing.T) {
+		_, home, _, env := setup(t)
+		mcp := filepath.Join(home, ".gemini", "config", "mcp_config.json")
+		if err := os.Remove(mcp); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(mcp, []byte("{ not json"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rc, out := runActivation(t, bash, "agyconfActivate "+args, env)
+		if rc != 2 {
+			t.Fatalf("exit %d, want 2:\n%s", rc, out)
+		}
+		i, j := strings.Index(out, "after"), strings.Index(out, "the switch failed")
+		if i < 0 || j < i || !strings.Contains(out, "agyconf never rewrites a file it cannot read") || !strings.Contains(out, "hm: removed the temporary GC root") {
+			t.Errorf("want the message, then Home Manager's remaining steps, then the failure:\n%s", out)
+		}
+		if b, _ := os.ReadFile(mcp); string(b) != "{ not json" {
+			t.Errorf("the unreadable file changed: %q", b)
+		}
+	})
+
+	// docs/nix.md's one step from a CLI config at ~/.config/agyconf (the
+	// instance default) to the module: then the module's first switch is
+	// refused nowhere.
+	t.Run("coming from a CLI config", func(t *testing.T) {
+		dir, home, _, env := setup(t)
+		if err := os.Remove(filepath.Join(home, ".gemini", "config", "mcp_config.json")); err != nil {
+			t.Fatal(err)
+		}
+		cli := filepath.Join(home, ".config", "agyconf")
+		if err := os.MkdirAll(cli, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(cli, "agyconf.hcl"), []byte("agyconf {\n  scope = \"global\"\n}\nmcp_server \"docs\" {\n  command = \"docs-mcp\"\n}\nmcp_server \"old\" {\n  command = \"old-mcp\"\n}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(agyconf, "render", "--config", cli, "--root", home)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the CLI config's render: %v\n%s", err, out)
+		}
+		// Without the step, the module's check refuses: the entries are
+		// the instance default's.
+		rc, out := runActivation(t, bash, "agyconfCheck "+args, append(env, "newGenPath="+filepath.Join(dir, "gen")))
+		if rc != 3 || !strings.Contains(out, `belongs to the config instance "default"`) {
+			t.Fatalf("the check without the step: exit %d\n%s", rc, out)
+		}
+		doc, err := os.ReadFile("../../docs/nix.md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		const step = "agyconf render --config ~/.config/agyconf --instance home-manager --take-over default && mv ~/.config/agyconf ~/agyconf-cli && home-manager switch\n"
+		if !strings.Contains(string(doc), step) {
+			t.Fatalf("docs/nix.md no longer has the step this test runs: %q", step)
+		}
+		shell := strings.ReplaceAll(strings.TrimSuffix(step, " && home-manager switch\n"), "agyconf render", `"$AGYCONF" render`)
+		if rc, out := runActivation(t, bash, shell, env); rc != 0 {
+			t.Fatalf("the step: exit %d\n%s", rc, out)
+		}
+		rc, out = runActivation(t, bash, "agyconfCheck "+args+"\nagyconfActivate "+args, append(env, "newGenPath="+filepath.Join(dir, "gen")))
+		if rc != 0 || strings.Contains(out, "conflict") {
+			t.Fatalf("the first switch after the step: exit %d\n%s", rc, out)
+		}
+		mcp, _ := os.ReadFile(filepath.Join(home, ".gemini", "config", "mcp_config.json"))
+		if !strings.Contains(string(mcp), "docs-mcp") || strings.Contains(string(mcp), "old-mcp") {
+			t.Errorf("after the switch: the module's docs stays, the CLI config's old goes:\n%s", mcp)
+		}
+		if _, err := os.Stat(filepath.Join(home, "agyconf-cli", "agyconf.hcl")); err != nil {
+			t.Errorf("the CLI config was not moved aside: %v", err)
+		}
+	})
+
+	t.Run("disabled: clean lets go of what the instance rendered", func(t *testing.T) {
+		dir, home, _, env := setup(t)
+		if err := os.Remove(filepath.Join(home, ".gemini", "config", "mcp_config.json")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "run", "secrets", "linear"), []byte("Bearer canary-9\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if rc, out := runActivation(t, bash, "agyconfActivate "+args, env); rc != 0 {
+			t.Fatalf("render: exit %d\n%s", rc, out)
+		}
+		clean := filepath.Join(dir, "clean")
+		if err := os.MkdirAll(clean, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(clean, "agyconf.json"), []byte(`{"agyconf": {"instance": "home-manager", "scope": "global"}}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		call := `agyconfClean "$AGYCONF" "$CLEAN" "$HOME" .local/state/agyconf/home-manager.json`
+		rc, out := runActivation(t, bash, call, append(env, "CLEAN="+clean))
+		if rc != 0 || !strings.Contains(out, "after") || !strings.Contains(out, "let go of what it rendered") || !strings.Contains(out, "prune") {
+			t.Fatalf("exit %d:\n%s", rc, out)
+		}
+		if mcp, _ := os.ReadFile(filepath.Join(home, ".gemini", "config", "mcp_config.json")); strings.Contains(string(mcp), "docs") || strings.Contains(string(mcp), "linear") {
+			t.Errorf("clean left agyconf's entries:\n%s", mcp)
+		}
+		// The next activation finds nothing to let go of, and says nothing.
+		rc, out = runActivation(t, bash, call, append(env, "CLEAN="+clean))
+		if rc != 0 || strings.Contains(out, "let go") {
+			t.Errorf("a second activation cleans again (exit %d):\n%s", rc, out)
+		}
+	})
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
 }

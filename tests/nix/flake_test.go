@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -118,20 +119,6 @@ type flakeRecord struct {
 	Packages []string `json:"packages"`
 }
 
-type flakeOverride struct {
-	Type     string      `json:"_type"`
-	Priority int         `json:"priority"`
-	Content  flakeRecord `json:"content"`
-}
-
-type flakeHM struct {
-	IsFunction  bool          `json:"isFunction"`
-	AttrNames   []string      `json:"attrNames"`
-	Imports     []string      `json:"imports"`
-	Package     flakeOverride `json:"package"`
-	HookPackage flakeOverride `json:"hookPackage"`
-}
-
 type flakeSummary struct {
 	Description string `json:"description"`
 	Inputs      map[string]struct {
@@ -145,7 +132,8 @@ type flakeSummary struct {
 	Formatter         map[string]flakeRecord            `json:"formatter"`
 	OverlayIsFunction bool                              `json:"overlayIsFunction"`
 	Overlay           map[string]flakeRecord            `json:"overlay"`
-	HM                map[string]flakeHM                `json:"hm"`
+	HomeManager       map[string]string                 `json:"homeManagerModules"`
+	HomeModules       map[string]string                 `json:"homeModules"`
 }
 
 func flakeKeys[V any](m map[string]V) []string {
@@ -215,7 +203,7 @@ func TestFlakeOutputs(t *testing.T) {
 		if s.Description == "" {
 			t.Error("no description")
 		}
-		want := []string{"checks", "devShells", "formatter", "homeManagerModules", "overlays", "packages"}
+		want := []string{"checks", "devShells", "formatter", "homeManagerModules", "homeModules", "overlays", "packages"}
 		if !slices.Equal(s.OutputNames, want) {
 			t.Errorf("outputs = %v, want %v", s.OutputNames, want)
 		}
@@ -366,43 +354,16 @@ func TestFlakeOutputs(t *testing.T) {
 	})
 
 	t.Run("homeManagerModules", func(t *testing.T) {
-		cases := []struct {
-			name, system, imports string
-		}{
-			{"default", "x86_64-linux", "module.nix"},
-			{"agyconf", "aarch64-darwin", "nix/module/agyconf.nix"},
+		// Paths, so that importing one twice is harmless; their package
+		// defaults are the module's own (tests/nix/hm_test.go).
+		want := map[string]string{
+			"default": filepath.Join(root, "module.nix"),
+			"agyconf": filepath.Join(root, "nix", "module", "agyconf.nix"),
 		}
-		for _, c := range cases {
-			m, ok := s.HM[c.name]
-			if !ok || !m.IsFunction {
-				t.Errorf("homeManagerModules.%s is not a function", c.name)
-				continue
+		for name, outs := range map[string]map[string]string{"homeManagerModules": s.HomeManager, "homeModules": s.HomeModules} {
+			if !reflect.DeepEqual(outs, want) {
+				t.Errorf("%s = %v, want %v", name, outs, want)
 			}
-			if want := []string{filepath.Join(root, c.imports)}; !slices.Equal(m.Imports, want) {
-				t.Errorf("homeManagerModules.%s imports %v, want %v", c.name, m.Imports, want)
-			}
-			if !slices.Equal(m.AttrNames, []string{"config", "imports"}) {
-				t.Errorf("homeManagerModules.%s returns %v, want config and imports", c.name, m.AttrNames)
-			}
-			for opt, o := range map[string]struct {
-				v     flakeOverride
-				pname string
-			}{"package": {m.Package, "agyconf"}, "hookPackage": {m.HookPackage, "agyhook"}} {
-				if o.v.Type != "override" || o.v.Priority != 1000 {
-					t.Errorf("homeManagerModules.%s: programs.agyconf.%s is not lib.mkDefault (%s, priority %d)", c.name, opt, o.v.Type, o.v.Priority)
-				}
-				if o.v.Content.Pname != o.pname || o.v.Content.Set != "legacyPackages."+c.system {
-					t.Errorf("homeManagerModules.%s on %s: programs.agyconf.%s defaults to %s of %s, want the flake's %s for that system",
-						c.name, c.system, opt, o.v.Content.Pname, o.v.Content.Set, o.pname)
-				}
-			}
-		}
-
-		_, stderr, err := flakeEval(t, root, "--arg", "unsupported", "true")
-		if err == nil {
-			t.Error("the package default on riscv64-linux evaluated; want the flake's error")
-		} else if !strings.Contains(stderr, "riscv64-linux") || !strings.Contains(stderr, "programs.agyconf.package") {
-			t.Errorf("the package default on riscv64-linux fails without naming the system and the option:\n%s", stderr)
 		}
 	})
 
@@ -500,6 +461,14 @@ func TestVendorHashFresh(t *testing.T) {
 	flakeNeed(t, "bash", "go", "nix")
 	root := flakeRoot(t)
 	stdout, stderr, err := flakeRun(t, root, "bash", filepath.Join(root, "scripts", "vendor-hash.sh"), "--check")
+	// go mod vendor needs every module of every platform's files (a
+	// Windows-only dependency included) in the module cache, offline;
+	// go test downloads only this platform's. On a fresh machine that is
+	// a missing prerequisite, like a missing tool; CI downloads them all
+	// first (.ci/run: go mod download), so there it is a failure.
+	if err != nil && os.Getenv("CI") == "" && strings.Contains(stderr, "module cache must hold every module") {
+		t.Skipf("the module cache lacks modules go mod vendor needs; to run this check: go mod download && scripts/vendor-hash.sh --check")
+	}
 	if err != nil {
 		t.Fatalf("scripts/vendor-hash.sh --check: %v\n%s%s", err, stdout, stderr)
 	}
@@ -581,9 +550,11 @@ func TestFlakeNixEval(t *testing.T) {
 		}
 	}
 
-	var modules map[string]bool
-	eval("homeManagerModules", `builtins.mapAttrs (_: builtins.isFunction)`, &modules)
-	if !modules["default"] || !modules["agyconf"] {
-		t.Errorf("homeManagerModules: %v, want functions default and agyconf", modules)
+	for _, out := range []string{"homeManagerModules", "homeModules"} {
+		var modules map[string]string
+		eval(out, `builtins.mapAttrs (_: m: if builtins.isPath m then baseNameOf m else "not a path")`, &modules)
+		if modules["default"] != "module.nix" || modules["agyconf"] != "agyconf.nix" || len(modules) != 2 {
+			t.Errorf("%s: %v, want the paths module.nix and nix/module/agyconf.nix", out, modules)
+		}
 	}
 }

@@ -202,6 +202,43 @@ var literals = map[string]map[string][]string{
 	"secrets": {
 		"": {"<secret>"},
 	},
+	// Kept as written into what agy starts, expanded only by agyhook
+	// exec-env when it reads the secret.
+	"runtime-secrets": {
+		".gemini/config/mcp_config.json": {
+			"GITHUB_PERSONAL_ACCESS_TOKEN=%r/secrets/github-token",
+			"PERCENT=%r/secrets/100%%-real",
+		},
+	},
+}
+
+// TestRuntimeSecretPathsDecode: the secret paths of runtime-secrets.nix,
+// as sops-nix and agenix write them, reach agyconf exactly as the user
+// gave them (the model escapes ${ for HCL's templates, and nothing else).
+func TestRuntimeSecretPathsDecode(t *testing.T) {
+	raw, _ := readGolden(t, "runtime-secrets")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "agyconf.json"), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loaded := engine.Load(dir)
+	if !loaded.OK() {
+		t.Fatalf("engine.Load: %s", loaded.Diags.Error())
+	}
+	var got []string
+	for _, r := range loaded.Model.SecretRefs {
+		got = append(got, r.Path)
+	}
+	sort.Strings(got)
+	want := []string{
+		"$(/nix/store/00000000000000000000000000000000-getconf-glibc-2.40/bin/getconf DARWIN_USER_TEMP_DIR)/agenix/notion",
+		"${XDG_RUNTIME_DIR}/agenix/linear",
+		"%r/secrets/100%%-real",
+		"%r/secrets/github-token",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("secret paths as agyconf reads them (-want +got):\n%s", diff)
+	}
 }
 
 // TestModelRenders feeds every golden to agyconf in-process, as
@@ -436,6 +473,36 @@ func TestSecretRefusals(t *testing.T) {
 			cfg:    `{ plugins.team.mcpServers.search = { url = "https://x.example/mcp"; headers.X-Key = { file = "/run/../nix/store/0000-key"; }; }; }`,
 			option: "programs.agyconf.plugins.team.mcpServers.search.headers.X-Key",
 			reason: "clean absolute path",
+		},
+		{
+			name:   "another placeholder",
+			cfg:    `{ mcpServers.github = { command = "gh"; env.TOKEN = { file = "%h/secrets/x"; }; }; }`,
+			option: "programs.agyconf.mcpServers.github.env.TOKEN",
+			reason: "absolute path, or start with the runtime folder",
+		},
+		{
+			name:   "out of the runtime folder",
+			cfg:    `{ mcpServers.github = { command = "gh"; env.TOKEN = { file = "%r/../etc/shadow"; }; }; }`,
+			option: "programs.agyconf.mcpServers.github.env.TOKEN",
+			reason: "clean path below the runtime folder",
+		},
+		{
+			name:   "a lone percent after %r",
+			cfg:    `{ mcpServers.github = { command = "gh"; env.TOKEN = { file = "%r/100%"; }; }; }`,
+			option: "programs.agyconf.mcpServers.github.env.TOKEN",
+			reason: "%% stands for a %",
+		},
+		{
+			name:   "a variable of its own",
+			cfg:    `{ mcpServers.github = { command = "gh"; env.TOKEN = { file = "\${HOME}/secrets/x"; }; }; }`,
+			option: "programs.agyconf.mcpServers.github.env.TOKEN",
+			reason: "absolute path, or start with the runtime folder",
+		},
+		{
+			name:   "a command in the darwin form",
+			cfg:    `{ mcpServers.github = { command = "gh"; env.TOKEN = { file = "$(rm -rf / DARWIN_USER_TEMP_DIR)/x"; }; }; }`,
+			option: "programs.agyconf.mcpServers.github.env.TOKEN",
+			reason: "absolute path, or start with the runtime folder",
 		},
 		{
 			name:   "quoted name",
@@ -729,4 +796,27 @@ func matchPath(schemaPath, modelPath []string) bool {
 		}
 	}
 	return true
+}
+
+// TestPrettyJSON: the module writes its agyconf.json with nix/json.nix,
+// byte for byte the form agyconf's own encoder gives (the goldens are
+// stored in it), so that every line of it holds one value and a
+// diagnostic's line number names it.
+func TestPrettyJSON(t *testing.T) {
+	for _, name := range optionSets(t) {
+		t.Run(name, func(t *testing.T) {
+			out, err := evalNix(t, fmt.Sprintf("(import ../../nix/json.nix).pretty (%s)", modelExpr(name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text string
+			if err := json.Unmarshal(out, &text); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := readGolden(t, name)
+			if diff := cmp.Diff(string(want), text); diff != "" {
+				t.Errorf("nix/json.nix differs from agyconf's encoder (-golden +nix):\n%s", diff)
+			}
+		})
+	}
 }

@@ -41,6 +41,7 @@ let
     fileContents = file: removeSuffix "\n" (builtins.readFile file);
 
     concatStringsSep = builtins.concatStringsSep;
+    attrNames = builtins.attrNames;
 
     # nixpkgs: lib.licenses.mit is an attrset; spdxId is what the test reads.
     licenses.mit = {
@@ -86,8 +87,16 @@ let
         outPath = "/nix/store/00000000000000000000000000000000-${pname}";
       };
     in
-    {
+    rec {
       stdenv.hostPlatform.system = system;
+
+      # nixpkgs: callPackage fills a function's arguments from the set.
+      callPackage =
+        f: args:
+        let
+          fn = import f;
+        in
+        fn (builtins.intersectAttrs (builtins.functionArgs fn) { inherit lib buildGoModule; } // args);
 
       buildGoModule =
         args:

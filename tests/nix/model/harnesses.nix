@@ -1,6 +1,7 @@
 # Both harnesses with the profile paths the module adds to tools (for the
-# nixlab user demo: tests/nix/module/scenarios.nix checks that the module's
-# builder input is this golden, byte for byte), the way
+# scenarios' user demo: the scenario harnesses-golden of
+# tests/nix/scenarios.nix checks that the module generates this golden,
+# byte for byte), the way
 # programs.xmsg.harnesses.agy and programs.mempalace.harnesses.agy set them.
 {
   cfg = {

@@ -1,0 +1,80 @@
+package apply
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/agyconf/agyconf/schema"
+)
+
+// TestMigrateV2: a state of version 2 (no list of what waits for a
+// secret) reads as version 3 with everything it recorded, says it was
+// migrated, and is written back in the current shape, which the current
+// schema accepts; version 2 with a version 3 member is refused by the
+// version 2 schema, and a version newer than this agyconf's is refused
+// with a message, never misread.
+func TestMigrateV2(t *testing.T) {
+	raw, err := os.ReadFile("../../schema/testdata/documents/state-v2/valid/full.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want State
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseState("full.json", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MigratedFrom() != 2 || got.Version != StateVersion || got.Waiting != nil {
+		t.Errorf("migrated from %d to version %d, waiting %v; want from 2 to %d, nothing waiting", got.MigratedFrom(), got.Version, got.Waiting, StateVersion)
+	}
+	want.Version = StateVersion
+	if d := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(State{})); d != "" {
+		t.Errorf("the migrated state lost or changed something (-v2 +v3):\n%s", d)
+	}
+	enc, err := got.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(enc), `"version": 3`) {
+		t.Errorf("written back as\n%s", enc)
+	}
+	v, err := schema.NewValidator(schema.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.ValidateJSON(schema.State, enc); err != nil {
+		t.Errorf("the migrated state fails the current schema: %v", err)
+	}
+	again, err := ParseState("full.json", enc)
+	if err != nil || again.MigratedFrom() != 0 {
+		t.Errorf("reading it again: migrated from %d, %v", again.MigratedFrom(), err)
+	}
+
+	if _, err := ParseState("v2.json", []byte(`{"version": 2, "files": {}, "waiting": {"a.json#/x": ["/s"]}}`)); err == nil || !strings.Contains(err.Error(), "waiting") {
+		t.Errorf("a version 2 state with a version 3 member: %v", err)
+	}
+	if _, err := ParseState("v4.json", []byte(`{"version": 4, "files": {}}`)); err == nil || !strings.Contains(err.Error(), "newer agyconf") {
+		t.Errorf("a newer state: %v", err)
+	}
+	// Waiting survives a round trip, sorted.
+	st := NewState()
+	st.Waiting = map[string][]string{"a.json#/x": {"/z", "%r/a"}}
+	enc, err = st.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseState("s.json", enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string][]string{"a.json#/x": {"%r/a", "/z"}}, back.Waiting); d != "" {
+		t.Errorf("waiting (-want +got):\n%s", d)
+	}
+}
