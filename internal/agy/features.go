@@ -16,6 +16,8 @@ const (
 	MCPEnabledTools Feature = "mcp/enabled-tools"
 	// MCPToolLoading: per-tool settings of a server, tools.<tool>.eager.
 	MCPToolLoading Feature = "mcp/tool-loading"
+	// MCPPluginServerNames: a plugin's MCP servers named <plugin>_<server>.
+	MCPPluginServerNames Feature = "mcp/plugin-server-names"
 	// MCPComments, MCPTrailingCommas, MCPBOM: what agy's reader of
 	// mcp_config.json accepts beyond strict JSON.
 	MCPComments       Feature = "mcp/comments"
@@ -50,6 +52,8 @@ func behaviours() []Behaviour {
 			Source: Source{Changelog, "1.1.16 (the /mcp panel keeps enabledTools, written by newer clients); an older build ignores it and offers every tool of the server"}},
 		{Feature: MCPToolLoading, Summary: "per-tool settings of an MCP server, `tools.<tool>.eager` (load the tool's declaration at startup)", Since: V(1, 1, 16),
 			Source: Source{Changelog, "1.1.16 names tools.eager; the per-tool shape tools.<tool>.eager is a third-party reading (an mcp_config.json written by Antigravity with tools.<name>.eager and .background), the only one under which writing it cannot cost the server"}},
+		{Feature: MCPPluginServerNames, Summary: "a plugin's MCP server is named `<plugin>_<server>`: permission entries `mcp(<plugin>_<server>/…)` name it so", Since: V(1, 2, 2),
+			Source: Source{Changelog, "1.2.2 (\"automatically namespacing plugin MCP servers as <plugin>_<server>\", so that they no longer collide); that permission rules and hook matchers follow the name is a third-party reading (antigravity-2026-12.md §2). An older build knows the server by its own name, so the namespaced entry matches nothing there, and the bare one matches nothing from 1.2.2 on"}},
 		{Feature: MCPComments, Summary: "`//` and `/* */` comments in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (\"Fixed MCP configuration parsing failing when mcp_config.json contains single-line (//) comments, multi-line (/* */) comments, or trailing commas\"); older builds refuse the file at startup"}},
 		{Feature: MCPTrailingCommas, Summary: "trailing commas in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (the same fix as comments)"}},
 		{Feature: MCPBOM, Summary: "a UTF-8 byte order mark at the start of mcp_config.json", Since: V(1, 1, 23), Source: Source{Changelog, "1.1.23 (\"Fixed parsing MCP JSON configuration files on Windows when saved with a UTF-8 byte order mark\"); reported on Windows, and the safe reading is every platform from that build on"}},
@@ -57,6 +61,10 @@ func behaviours() []Behaviour {
 		{Feature: PluginBOM, Summary: "a UTF-8 byte order mark at the start of plugin.json", Since: V(1, 3, 1), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1); older builds do not load a plugin.json with one (reference §4)"}},
 	}
 }
+
+// PluginServerName is what agy 1.2.2 and newer call the MCP server server
+// of the plugin plugin (MCPPluginServerNames).
+func PluginServerName(plugin, server string) string { return plugin + "_" + server }
 
 // Behaviours lists every version-dependent behaviour.
 func Behaviours() []Behaviour { return behaviours() }

@@ -881,6 +881,10 @@ func (d *decoder) decodePermissions(b *hcl.Block, where map[string]string) *mode
 			}
 			where[entry] = at
 			*list.dst = append(*list.dst, entry)
+			if target, ok := strings.CutPrefix(entry, "mcp("); ok {
+				server, _, _ := strings.Cut(strings.TrimSuffix(target, ")"), "/")
+				d.mcpRefs = append(d.mcpRefs, mcpRef{server: server, entry: entry, rng: e.rng})
+			}
 		}
 	}
 	return p

@@ -207,6 +207,7 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 			panic(fmt.Sprintf("config: block type %q in topSchema has no decoder", b.Type))
 		}
 	}
+	d.pluginServerRefs(cfg)
 	cfg.SecretRefs = d.secrets
 	sortConfig(cfg)
 	repairRanges(d.diags)

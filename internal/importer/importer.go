@@ -276,6 +276,7 @@ func (im *importer) run() {
 		im.plugins(p)
 	}
 	im.unclaimedEnablement()
+	im.pluginServerNames()
 	if im.opts.Scope == model.ScopeWorkspace {
 		for _, legacy := range []string{".agent", "_agents", "_agent"} {
 			if fi, err := im.tree.stat(legacy); err == nil && fi.IsDir() {

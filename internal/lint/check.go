@@ -54,6 +54,9 @@ type checker struct {
 	// unknownBudget is how many more unknown-field findings the document
 	// being checked may list; unlisted counts those past it.
 	unknownBudget, unlisted int
+	// servers are the MCP servers of the files validate was given, for
+	// permission entries naming a plugin's (nil for a lone document).
+	servers *serverIndex
 	// machine runs the rules that depend on this machine: a command on
 	// PATH, a file's mode. Without it only what the bytes say is checked,
 	// the same anywhere (what render checks its own documents with).
@@ -209,6 +212,10 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		}
 	case kindPlugin:
 		c.pluginManifest(root, loc, add)
+	case kindCLISettings, kindIDESettings, kindACPSettings:
+		c.permissionServers(root, loc, []string{"permissions"}, add, addSince)
+	case kindUserConfig:
+		c.permissionServers(root, loc, []string{"userSettings", "globalPermissionGrants"}, add, addSince)
 	}
 	return capFindings(out, c.unlisted), nil
 }

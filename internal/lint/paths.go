@@ -59,7 +59,7 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 	}
 	c := newChecker(opts)
 	c.machine = !opts.BytesOnly
-	var out []Finding
+	var todo []found
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -70,24 +70,25 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, ~/.gemini/config/config.json, SKILL.md, or a .md under rules/, workflows/, agents/)", p)
 			}
-			fs, err := c.file(p, k)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, fs...)
+			todo = append(todo, found{p, k})
 			continue
 		}
 		files, err := discover(p)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			fs, err := c.file(f.path, f.kind)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, fs...)
+		todo = append(todo, files...)
+	}
+	// Permission entries name plugins' MCP servers: the servers of every
+	// plugin among the files are known before any file is judged.
+	c.servers = indexServers(todo)
+	var out []Finding
+	for _, f := range todo {
+		fs, err := c.file(f.path, f.kind)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, fs...)
 	}
 	Sort(out)
 	return out, nil
