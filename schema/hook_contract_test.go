@@ -135,7 +135,16 @@ var hookCases = []hookCase{
 	{schema: "hook-stdout-pre-tool-use", name: "ask", valid: true, doc: `{"decision":"ask"}`},
 	{schema: "hook-stdout-pre-tool-use", name: "deny_unless_prior_grant", valid: true, doc: `{"decision":"deny_unless_prior_grant","reason":"r"}`},
 	{schema: "hook-stdout-pre-tool-use", name: "legacy deny", valid: true, doc: `{"allow_tool":false,"deny_reason":"no"}`},
-	{schema: "hook-stdout-pre-tool-use", name: "overwrite (unverified)", valid: true, doc: `{"decision":"allow","overwrite":{"CommandLine":"ls"}}`},
+	{schema: "hook-stdout-pre-tool-use", name: "overwrite", valid: true, doc: `{"decision":"allow","overwrite":{"CommandLine":"ls"}}`},
+	{schema: "hook-stdout-pre-tool-use", name: "permissionOverrides", valid: true, doc: `{"decision":"ask","reason":"r","permissionOverrides":["command(npm test)"]}`},
+	{schema: "hook-stdout-pre-tool-use", name: "permissionOverrides not strings", pointer: "/permissionOverrides/0", part: "want string",
+		doc: `{"decision":"allow","permissionOverrides":[{"command":"npm test"}]}`},
+	{schema: "hook-stdout-pre-tool-use", name: "overwrite not an object", pointer: "/overwrite", part: "want object",
+		doc: `{"decision":"allow","overwrite":"ls"}`},
+	{schema: "hook-stdout-pre-tool-use", name: "no decision", pointer: "", part: "decision",
+		doc: `{"reason":"r"}`},
+	{schema: "hook-stdout-pre-tool-use", name: "empty decision", pointer: "/decision", part: "must be one of",
+		doc: `{"decision":""}`},
 	{schema: "hook-stdout-pre-tool-use", name: "decision block", pointer: "/decision", part: "must be one of",
 		doc: `{"decision":"block","reason":"r"}`},
 	{schema: "hook-stdout-pre-tool-use", name: "unknown top-level key", pointer: "/continue", part: `key "continue" is not allowed`,
@@ -167,6 +176,7 @@ var hookCases = []hookCase{
 
 	// stdout: PostInvocation
 	{schema: "hook-stdout-post-invocation", name: "force_continue", valid: true, doc: `{"injectSteps":[{"ephemeralMessage":"keep going"}],"terminationBehavior":"force_continue"}`},
+	{schema: "hook-stdout-post-invocation", name: "terminate", valid: true, doc: `{"injectSteps":[],"terminationBehavior":"terminate"}`},
 	{schema: "hook-stdout-post-invocation", name: "unknown terminationBehavior", pointer: "/terminationBehavior", part: "must be one of",
 		doc: `{"terminationBehavior":"stop"}`},
 	{schema: "hook-stdout-post-invocation", name: "toolCall step", pointer: "/injectSteps/1/toolCall", part: "§0.4",
@@ -270,12 +280,17 @@ func TestHookContractExamples(t *testing.T) {
 	}
 }
 
-// TestHookStdoutEmpty: {} (and so empty stdout, which agy treats alike)
-// is valid output for every event (reference §0.3, §2.6).
+// TestHookStdoutEmpty: {} asks for nothing and is valid output for every
+// event but PreToolUse, whose answer needs a decision (the IDE's bundled
+// docs mark it required, and builds differ on what they do without one).
 func TestHookStdoutEmpty(t *testing.T) {
 	for _, ev := range agy.EventNames() {
 		_, stdout := schema.HookContract(string(ev))
-		if err := schema.ValidateJSON(stdout, []byte(`{}`)); err != nil {
+		err := schema.ValidateJSON(stdout, []byte(`{}`))
+		switch {
+		case ev == agy.PreToolUse && err == nil:
+			t.Errorf("%s: {} is valid, want a decision required", ev)
+		case ev != agy.PreToolUse && err != nil:
 			t.Errorf("%s: {}: %v", ev, err)
 		}
 	}

@@ -2,6 +2,8 @@ package agy
 
 import (
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,6 +68,31 @@ func TestTablesWellFormed(t *testing.T) {
 	if _, ok := KindOf(MCPConfig); !ok {
 		t.Error("KindOf(MCPConfig)")
 	}
+
+	// A retired kind is no kind (its layout key is refused, not resolved),
+	// and every path it had is a file agy does not read.
+	for _, r := range RetiredKinds() {
+		if _, ok := KindOf(r.ID); ok {
+			t.Errorf("retired kind %s is still a kind", r.ID)
+		}
+		if r.Why == "" || r.Source.Ref == "" {
+			t.Errorf("retired kind %s: no reason or source", r.ID)
+		}
+		for _, byProduct := range r.Places {
+			for _, paths := range byProduct {
+				for _, q := range paths {
+					if _, ok := UnreadFileAt(q); !ok {
+						t.Errorf("retired kind %s: %s is not in the table of unread files", r.ID, q)
+					}
+				}
+			}
+		}
+	}
+	for _, u := range UnreadFiles() {
+		if u.Why == "" || u.Source.Ref == "" || path.Clean(u.Path) != u.Path || strings.HasPrefix(u.Path, "/") {
+			t.Errorf("unread file %+v", u)
+		}
+	}
 }
 
 // TestLimitsCountOneWay: a limit in characters counts code points, one in
@@ -93,5 +120,134 @@ func TestVersion(t *testing.T) {
 	}
 	if !Has(v, PromptHandlers) || Has(V(1, 1, 24), PromptHandlers) || Has(Version{}, PromptHandlers) {
 		t.Error("Has")
+	}
+}
+
+func TestParsePermission(t *testing.T) {
+	for entry, want := range map[string]*Permission{
+		"command(git *)":        {Action: "command", Target: "git *", HasTarget: true},
+		"read_file":             {Action: "read_file"},
+		"mcp(github/*)":         {Action: "mcp", Target: "github/*", HasTarget: true},
+		"unsandboxed(make)":     {Action: "unsandboxed", Target: "make", HasTarget: true},
+		"command(a(b)c)":        {Action: "command", Target: "a(b)c", HasTarget: true},
+		"command()":             nil,
+		"shell(ls)":             nil,
+		"Command(x)":            nil,
+		"command(a\nb)":         nil,
+		"command(x":             nil,
+		"command(x)\n":          nil,
+		"read_file(/etc) extra": nil,
+	} {
+		got, ok := ParsePermission(entry)
+		switch {
+		case want == nil && ok:
+			t.Errorf("ParsePermission(%q) = %+v, want refused", entry, got)
+		case want != nil && (!ok || got != *want):
+			t.Errorf("ParsePermission(%q) = %+v, %v, want %+v", entry, got, ok, *want)
+		case want != nil && got.String() != entry:
+			t.Errorf("%q.String() = %q", entry, got.String())
+		}
+	}
+	pat := regexp.MustCompile(PermissionPattern())
+	for _, e := range []string{"command(git *)", "read_file", "command()", "shell(ls)", "command(a\nb)"} {
+		_, ok := ParsePermission(e)
+		if pat.MatchString(e) != ok {
+			t.Errorf("PermissionPattern and ParsePermission disagree on %q", e)
+		}
+	}
+}
+
+func TestPermissionForms(t *testing.T) {
+	p, _ := ParsePermission("command(regex:^git (push|pull)$)")
+	if pat, ok := p.Pattern(); !ok || pat != "^git (push|pull)$" || p.RegexLookalike() != "" || p.ZeroCommandWords() {
+		t.Errorf("regex rule: %q %v %q", pat, ok, p.RegexLookalike())
+	}
+	if r, ok := (Permission{Action: "unsandboxed", Target: "git push", HasTarget: true}).Replacement(); !ok || r.String() != "command(git push)" {
+		t.Errorf("unsandboxed(git push) → %q", r)
+	}
+	if r, ok := (Permission{Action: "unsandboxed"}).Replacement(); !ok || r.String() != "command" {
+		t.Errorf("unsandboxed → %q", r)
+	}
+	if _, ok := (Permission{Action: "command", Target: "x", HasTarget: true}).Replacement(); ok {
+		t.Error("command has no replacement")
+	}
+	for target, zero := range map[string]bool{
+		"time": true, "time -p": true, " ": true, "()": true, "( )": true, "{ ; }": true, "# just a note": true,
+		"FOO=1": true, "FOO=1 BAR=2": true, "!": true, "time ()": true,
+		"time make": false, "git": false, "FOO=1 make": false, "make # build": false, "(ls)": false,
+		`"" `: false, "echo FOO=1": false, "-p": false, "*": false,
+	} {
+		p := Permission{Action: "command", Target: target, HasTarget: true}
+		if p.ZeroCommandWords() != zero {
+			t.Errorf("command(%s): zero words %v, want %v (words %q)", target, !zero, zero, commandWords(target))
+		}
+	}
+	if (Permission{Action: "read_file", Target: "()", HasTarget: true}).ZeroCommandWords() || (Permission{Action: "command"}).ZeroCommandWords() {
+		t.Error("only command rules with a target have command words")
+	}
+	for target, want := range map[string]string{
+		"^git status": "a leading ^", "git status$": "a trailing $", "npm run .*": ".*", "ls .+": ".+",
+		`echo \d`: `\d`, "npm run (build|test)": "(build|test)", "git (push|pull)": "(push|pull)",
+		"git *": "", "echo $HOME": "", `echo \$`: "", "(ls|wc)": "", "ls | wc": "", "a; (b|c)": "",
+	} {
+		if got := (Permission{Action: "command", Target: target, HasTarget: true}).RegexLookalike(); got != want {
+			t.Errorf("command(%s): lookalike %q, want %q", target, got, want)
+		}
+	}
+	for _, c := range []string{"literal-command-rules", "zero-word-entries", "unsandboxed-deprecated"} {
+		if ch := PermissionChangeOf(c); ch.Summary == "" || !ch.Since.Known() || ch.Source.Ref == "" {
+			t.Errorf("permission change %s: %+v", c, ch)
+		}
+	}
+}
+
+func TestSettingKeys(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range SettingKeys() {
+		if seen[s.Key] || s.Summary == "" || s.Source.Ref == "" {
+			t.Errorf("setting %s: duplicate, or no summary or source", s.Key)
+		}
+		seen[s.Key] = true
+		if (s.Type == SettingEnum) != (len(s.Values) > 0) {
+			t.Errorf("setting %s: values belong to enums", s.Key)
+		}
+		for v, f := range s.NewerValues {
+			if !slices.Contains(s.Values, v) || !BehaviourOf(f).Since.Known() {
+				t.Errorf("setting %s: newer value %q is not a value, or %s has no row", s.Key, v, f)
+			}
+		}
+		if s.Unverified != s.Source.Weak() {
+			t.Errorf("setting %s: unverified exactly when only a third party names it", s.Key)
+		}
+	}
+	if v, ok := SettingKeyOf("verbosity"); !ok || !Has(V(1, 2, 10), v.NewerValues["medium"]) || Has(V(1, 2, 9), v.NewerValues["medium"]) {
+		t.Errorf("verbosity medium: %+v", v)
+	}
+	if _, ok := SettingKeyOf("UseG1Credits"); ok {
+		t.Error("keys are spelled exactly")
+	}
+}
+
+func TestACPAuthMethods(t *testing.T) {
+	written := 0
+	for _, m := range ACPAuthMethods() {
+		if m.Summary == "" || m.Source.Ref == "" {
+			t.Errorf("%s: no summary or source", m.Name)
+		}
+		if !m.FormerName {
+			written++
+		}
+		if (m.TokenFile != "") != strings.HasPrefix(m.Name, "oauth-") {
+			t.Errorf("%s: the OAuth methods, and they only, keep a token file", m.Name)
+		}
+	}
+	if written != 4 {
+		t.Errorf("%d methods written, want the server's four", written)
+	}
+	if m, ok := ACPAuthMethodOf("oauth-business"); !ok || m.TokenFile != "acp_business_token.json" {
+		t.Errorf("oauth-business: %+v", m)
+	}
+	if ACPSignInWait != 300 || ACPHome().Ref == "" || ACPTokens().Ref == "" {
+		t.Error("ACP facts")
 	}
 }

@@ -1,7 +1,9 @@
 package agy
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -49,11 +51,15 @@ func events() []Event {
 }
 
 // Events lists every hook event, in the order hooks.json documents them.
-func Events() []Event { return events() }
+func Events() []Event { return slices.Clone(eventTable()) }
+
+// eventTable is the table, built once (lookups run per hook); never
+// modified.
+var eventTable = sync.OnceValue(events)
 
 // EventNamed finds an event by its hooks.json name (exact spelling).
 func EventNamed(name string) (Event, bool) {
-	for _, e := range events() {
+	for _, e := range eventTable() {
 		if string(e.Name) == name {
 			return e, true
 		}
@@ -63,7 +69,7 @@ func EventNamed(name string) (Event, bool) {
 
 // EventForBlock finds an event by its block name in the input language.
 func EventForBlock(block string) (Event, bool) {
-	for _, e := range events() {
+	for _, e := range eventTable() {
 		if e.Block() == block {
 			return e, true
 		}
@@ -114,7 +120,7 @@ func joinWords(ws []string, sep string) string { return strings.Join(ws, sep) }
 // EventNames lists every event's name, in the order of Events.
 func EventNames() []EventName {
 	var out []EventName
-	for _, e := range events() {
+	for _, e := range eventTable() {
 		out = append(out, e.Name)
 	}
 	return out

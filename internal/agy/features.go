@@ -1,5 +1,10 @@
 package agy
 
+import (
+	"slices"
+	"sync"
+)
+
 // Feature names a behaviour of agy that changed between builds: something
 // newer builds read, write or accept that older ones do not.
 type Feature string
@@ -54,6 +59,8 @@ func behaviours() []Behaviour {
 			Source: Source{Changelog, "1.1.16 names tools.eager; the per-tool shape tools.<tool>.eager is a third-party reading (an mcp_config.json written by Antigravity with tools.<name>.eager and .background), the only one under which writing it cannot cost the server"}},
 		{Feature: MCPPluginServerNames, Summary: "a plugin's MCP server is named `<plugin>_<server>`: permission entries `mcp(<plugin>_<server>/…)` name it so", Since: V(1, 2, 2),
 			Source: Source{Changelog, "1.2.2 (\"automatically namespacing plugin MCP servers as <plugin>_<server>\", so that they no longer collide); that permission rules and hook matchers follow the name is a third-party reading (antigravity-2026-12.md §2). An older build knows the server by its own name, so the namespaced entry matches nothing there, and the bare one matches nothing from 1.2.2 on"}},
+		{Feature: RegexCommandRules, Summary: `command(regex:PATTERN) permission rules, matched as a regular expression; older builds read every rule as a pattern, "regex:" included, so the rule matches nothing there`, Since: V(1, 0, 13), Source: Source{Changelog, "1.0.13 (command rules literal by default, a regex: prefix opts in); the command(regex:…) form as the permissions docs write it, quoted by third parties"}},
+		{Feature: VerbosityMedium, Summary: `verbosity "medium" in settings.json; an older build does not know the value, and before 1.1.20 an unrecognized setting value could make it overwrite settings.json with defaults`, Since: V(1, 2, 10), Source: Source{Changelog, "1.2.10 (medium verbosity); 1.1.20 (settings.json no longer overwritten over an unrecognized value)"}},
 		{Feature: MCPComments, Summary: "`//` and `/* */` comments in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (\"Fixed MCP configuration parsing failing when mcp_config.json contains single-line (//) comments, multi-line (/* */) comments, or trailing commas\"); older builds refuse the file at startup"}},
 		{Feature: MCPTrailingCommas, Summary: "trailing commas in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (the same fix as comments)"}},
 		{Feature: MCPBOM, Summary: "a UTF-8 byte order mark at the start of mcp_config.json", Since: V(1, 1, 23), Source: Source{Changelog, "1.1.23 (\"Fixed parsing MCP JSON configuration files on Windows when saved with a UTF-8 byte order mark\"); reported on Windows, and the safe reading is every platform from that build on"}},
@@ -67,12 +74,16 @@ func behaviours() []Behaviour {
 func PluginServerName(plugin, server string) string { return plugin + "_" + server }
 
 // Behaviours lists every version-dependent behaviour.
-func Behaviours() []Behaviour { return behaviours() }
+func Behaviours() []Behaviour { return slices.Clone(behaviourTable()) }
+
+// behaviourTable is the table, built once (Has runs per entry); never
+// modified.
+var behaviourTable = sync.OnceValue(behaviours)
 
 // BehaviourOf returns the row of a feature; every Feature constant has
 // one (a test checks).
 func BehaviourOf(f Feature) Behaviour {
-	for _, b := range behaviours() {
+	for _, b := range behaviourTable() {
 		if b.Feature == f {
 			return b
 		}

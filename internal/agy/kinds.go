@@ -1,5 +1,10 @@
 package agy
 
+import (
+	"slices"
+	"sync"
+)
+
 // Scope says whose tree a config renders into.
 type Scope string
 
@@ -39,9 +44,10 @@ const (
 	GlobalRules        KindID = "global_rules"
 	Workflows          KindID = "workflows"
 	Settings           KindID = "settings"
-	IDESettings        KindID = "ide_settings"
 	ACPSettings        KindID = "acp_settings"
 	UserConfig         KindID = "user_config"
+	// IDESettings is retired: see retiredKinds.
+	IDESettings KindID = "ide_settings"
 )
 
 // Places are a kind's default paths, relative to the render root ($HOME
@@ -119,9 +125,6 @@ func kinds() []Kind {
 			// survey §0.9).
 			Places: Places{ScopeGlobal: {ProductCLI: {".gemini/antigravity-cli/settings.json"}, ProductBoth: {".gemini/antigravity-cli/settings.json"}}},
 			Source: Source{Survey, "§10"}},
-		{ID: IDESettings, Summary: "the IDE's workspace settings", Schema: "ide-settings", Shared: true,
-			Places: Places{ScopeWorkspace: {ProductIDE: {".antigravity/settings.json"}, ProductBoth: {".antigravity/settings.json"}}},
-			Source: Source{Survey, "§10"}},
 		{ID: ACPSettings, Summary: "the ACP server's settings", Schema: "acp-settings", Shared: true,
 			Places: Places{ScopeGlobal: {ProductCLI: {".gemini/antigravity-acp/settings.json"}, ProductBoth: {".gemini/antigravity-acp/settings.json"}}},
 			Source: Source{Survey, "seed 002 §3.3"}},
@@ -139,16 +142,95 @@ func kinds() []Kind {
 	}
 }
 
+// kindTable is the table, built once: KindOf is called per document and
+// per entry. It is never modified; Kinds hands out copies of its slice.
+var kindTable = sync.OnceValue(kinds)
+
+// RetiredKind is a kind of document agyconf once wrote and no longer
+// does, because no source shows anything reading it. Its former paths
+// stay places agyconf lets go of: a render prunes the entries it wrote
+// there and gives back what it found, as for any entry dropped from a
+// config. Its layout key is refused with Why.
+type RetiredKind struct {
+	ID     KindID
+	Places Places
+	Why    string
+	Source Source
+}
+
+func retiredKinds() []RetiredKind {
+	return []RetiredKind{
+		{ID: IDESettings,
+			Places: Places{ScopeWorkspace: {ProductIDE: {ideSettingsPath}, ProductBoth: {ideSettingsPath}}},
+			Why:    "no source shows anything reading a workspace's .antigravity/settings.json, which agyconf wrote for the IDE on rulesync's word alone (" + unreadWhy(ideSettingsPath) + "); declare settings and permissions in a global config, whose ~/.gemini/antigravity-cli/settings.json the CLI reads",
+			Source: Source{Survey, "§0.9, §10; reference 2026-12 §6"}},
+	}
+}
+
+// RetiredKinds lists the kinds agyconf no longer writes.
+func RetiredKinds() []RetiredKind { return retiredKinds() }
+
+// RetiredKindOf finds a retired kind by ID.
+func RetiredKindOf(id KindID) (RetiredKind, bool) {
+	for _, k := range retiredKinds() {
+		if k.ID == id {
+			return k, true
+		}
+	}
+	return RetiredKind{}, false
+}
+
+const ideSettingsPath = ".antigravity/settings.json"
+
+// UnreadFile is a settings file in a workspace that Antigravity does not
+// read, or no longer reads, though tools and older guides still write
+// it: validate warns that what it holds has no effect.
+type UnreadFile struct {
+	// Path is relative to the workspace root.
+	Path   string
+	Why    string
+	Source Source
+}
+
+func unreadFiles() []UnreadFile {
+	return []UnreadFile{
+		{Path: ".agents/settings.json",
+			Why:    "Antigravity 2.0 no longer reads .agents/settings.json since v2.17.0 and keeps repository settings in <repo>/.gemini/config.json; the agy CLI was measured ignoring every project-level permissions file (1.2.0)",
+			Source: Source{ThirdParty, "a reading of the Antigravity 2.0 changelog, v2.17.0 (reference 2026-12 §6); probed on 1.2.0 (reference §0.9)"}},
+		{Path: ideSettingsPath,
+			Why:    "the agy CLI was measured ignoring every project-level permissions file (1.2.0), the IDE's bundled docs do not name this file, and Antigravity 2.0 keeps repository settings in <repo>/.gemini/config.json (v2.17.0)",
+			Source: Source{Survey, "§0.9, §10 (probed on 1.2.0; rulesync, which writes the file, is the only source naming it); reference 2026-12 §6"}},
+	}
+}
+
+// UnreadFiles lists the workspace settings files agy does not read.
+func UnreadFiles() []UnreadFile { return unreadFiles() }
+
+// UnreadFileAt finds the row of a workspace-relative path.
+func UnreadFileAt(path string) (UnreadFile, bool) {
+	for _, u := range unreadFiles() {
+		if u.Path == path {
+			return u, true
+		}
+	}
+	return UnreadFile{}, false
+}
+
+func unreadWhy(path string) string {
+	u, _ := UnreadFileAt(path)
+	return u.Why
+}
+
 // Kinds lists every kind of document, sorted by ID.
 func Kinds() []Kind {
-	ks := kinds()
+	ks := slices.Clone(kindTable())
 	sortBy(ks, func(k Kind) string { return string(k.ID) })
 	return ks
 }
 
 // KindOf finds a kind by its ID.
 func KindOf(id KindID) (Kind, bool) {
-	for _, k := range kinds() {
+	for _, k := range kindTable() {
 		if k.ID == id {
 			return k, true
 		}

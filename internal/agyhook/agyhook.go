@@ -4,9 +4,11 @@
 //
 // agy runs a handler through sh -c, writes the event's JSON payload on its
 // stdin, reads its stdout to EOF as one JSON object and ignores the exit
-// code and stderr. Hooks fail open, so every path of a hook subcommand
-// answers exactly one object and exits 0; the work that can be slow either
-// runs detached or under a short deadline.
+// code and stderr. What it does with empty or malformed output differs
+// between builds (a PreToolUse call was measured blocked on some, allowed
+// on others), so every path of a hook subcommand answers exactly one
+// object and exits 0; the work that can be slow either runs detached or
+// under a short deadline.
 //
 // The package imports the standard library only: PreInvocation hooks run
 // before every model call, and a hook that starts slowly slows every turn.

@@ -46,14 +46,8 @@ func unitKey(file string, path []string, item string, isItem bool) string {
 	return k
 }
 
-func pointer(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
-	}
-	return b.String()
-}
+// pointer spells a unit's path as a JSON Pointer, as render does.
+func pointer(path []string) string { return render.Pointer(path...) }
 
 // units lists the entries of a shared document, sorted by key.
 func units(d *render.Document) []unit {

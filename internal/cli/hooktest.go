@@ -52,13 +52,20 @@ when it does not exist yet, and the handler then runs in an empty folder).
 The handlers come from an agyconf config (as render would write them; by
 default $XDG_CONFIG_HOME/agyconf) or from a live hooks.json.
 For PreToolUse and PostToolUse only the groups whose matcher matches the
-payload's tool run.
+payload's tool run: a matcher is a pattern the whole tool name must match
+("run_command" matches run_command only; "browser_.*" every browser tool;
+"" and "*" every tool), as the IDE's bundled docs say.
 
 Each answer is checked against what agy honours for the event (agyconf
-schema hook-stdout-…): empty or non-JSON output (agy then lets the call
-proceed: hooks fail open), unknown fields, a Stop hook that answers
-"continue" (it keeps the agent running), a timeout. Each handler's wall
-time is reported: PreInvocation runs before every model call.
+schema hook-stdout-…): empty or non-JSON output (a problem: builds were
+measured treating it differently — a PreToolUse call blocked on some,
+allowed on others — so neither is promised), a PreToolUse answer without
+a decision (the docs require one; {"decision": "ask"} leaves the call to
+agy's permission flow), permissionOverrides entries that are not
+permission entries, unknown fields, a Stop hook that answers "continue"
+(it keeps the agent running), a timeout. The deprecated allow_tool and
+deny_reason are accepted with a note. Each handler's wall time is
+reported: PreInvocation runs before every model call.
 
 The payload is --payload FILE, or a realistic one for the event. Handlers
 from a workspace (a config of scope workspace, or a hooks.json under
@@ -351,11 +358,15 @@ func selectHandlers(docs []hooksFile, ev model.Event, only string, payload []byt
 	return out, nil
 }
 
+// matches reports whether a group's matcher selects the tool: "" and "*"
+// select every tool, any other matcher is a pattern the whole name must
+// match (the IDE's bundled docs: "run_command" matches exactly
+// run_command, "browser_.*" any tool starting with browser_).
 func matches(matcher, tool string) bool {
 	if matcher == "" || matcher == "*" {
 		return true
 	}
-	re, err := regexp.Compile(matcher)
+	re, err := regexp.Compile(`^(?:` + matcher + `)$`)
 	return err == nil && re.MatchString(tool)
 }
 
@@ -397,26 +408,16 @@ func runHandler(out io.Writer, h hookHandler, ev model.Event, payload []byte, v 
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
-	var problems []string
+	var problems, notes []string
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		problems = append(problems, fmt.Sprintf("timed out after %s: agy kills it and proceeds", h.timeout))
 	case strings.TrimSpace(stdout.String()) == "":
-		problems = append(problems, "printed nothing: agy then proceeds as if allowed (hooks fail open); print {} to say so on purpose")
+		problems = append(problems, "printed nothing: "+noAnswer(ev))
 	case !json.Valid(stdout.Bytes()):
-		problems = append(problems, "printed something that is not JSON: agy ignores it and proceeds")
+		problems = append(problems, "printed something that is not JSON: "+noAnswer(ev))
 	default:
-		if verr := v.ValidateJSON(stdoutSchema, stdout.Bytes()); verr != nil {
-			problems = append(problems, fmt.Sprintf("answer not honoured as written: %v", verr))
-		}
-		if ev == agy.Stop {
-			var s struct {
-				Decision string `json:"decision"`
-			}
-			if json.Unmarshal(stdout.Bytes(), &s) == nil && s.Decision == "continue" {
-				problems = append(problems, `answers "continue": agy keeps the agent running, and a hook that always does so never lets it stop`)
-			}
-		}
+		problems, notes = checkAnswer(ev, stdout.Bytes(), v, stdoutSchema)
 	}
 	code := 0
 	var ee *exec.ExitError
@@ -429,10 +430,13 @@ func runHandler(out io.Writer, h hookHandler, ev model.Event, payload []byte, v 
 	}
 	fmt.Fprintf(out, "%s: %s  %s  exit %d  %s\n", label, status, wall.Round(time.Millisecond), code, h.command)
 	if code != 0 && len(problems) == 0 {
-		fmt.Fprintf(out, "  note: agy ignores the exit code (reference §2.7)\n")
+		notes = append(notes, "agy ignores the exit code (reference §2.7)")
 	}
 	for _, p := range problems {
 		fmt.Fprintf(out, "  %s\n", p)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(out, "  note: %s\n", n)
 	}
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		fmt.Fprintf(out, "  stderr (agy shows it to nobody): %s\n", firstLine(s))
@@ -441,6 +445,58 @@ func runHandler(out io.Writer, h hookHandler, ev model.Event, payload []byte, v 
 		return 1
 	}
 	return 0
+}
+
+// noAnswer says why output that is no JSON object is a problem: what agy
+// does with it is contested, so neither outcome is promised.
+func noAnswer(ev model.Event) string {
+	fix := "print {}"
+	if ev == agy.PreToolUse {
+		fix = `print a decision, such as {"decision": "ask"} to leave the call to agy's permission flow`
+	}
+	return "the IDE's bundled docs have every hook answer with a JSON object, and builds differ on what they do without one (a PreToolUse call was measured blocked on agy 1.0.15 and 1.1.2 and allowed on 1.1.7 and 1.2.0), so neither allowing nor blocking can be counted on; " + fix
+}
+
+// checkAnswer checks a JSON answer against the event's stdout contract
+// and what the schema cannot say; notes are worth knowing but not wrong.
+func checkAnswer(ev model.Event, answer []byte, v *schema.Validator, stdoutSchema string) (problems, notes []string) {
+	if verr := v.ValidateJSON(stdoutSchema, answer); verr != nil {
+		problems = append(problems, fmt.Sprintf("answer breaks what agy honours for %s (agyconf schema %s): %v", ev, stdoutSchema, verr))
+	}
+	var a struct {
+		Decision            *string         `json:"decision"`
+		AllowTool           json.RawMessage `json:"allow_tool"`
+		DenyReason          json.RawMessage `json:"deny_reason"`
+		PermissionOverrides []any           `json:"permissionOverrides"`
+	}
+	if json.Unmarshal(answer, &a) != nil {
+		return problems, notes
+	}
+	switch ev {
+	case agy.Stop:
+		if a.Decision != nil && *a.Decision == "continue" {
+			problems = append(problems, `answers "continue": agy keeps the agent running, and a hook that always does so never lets it stop`)
+		}
+	case agy.PreToolUse:
+		for _, f := range []struct {
+			name, instead string
+			raw           json.RawMessage
+		}{{"allow_tool", "decision", a.AllowTool}, {"deny_reason", "reason", a.DenyReason}} {
+			if f.raw != nil {
+				notes = append(notes, fmt.Sprintf("%s is deprecated: agy still decodes it (a third party's reading of its proto), but write %s instead", f.name, f.instead))
+			}
+		}
+		for i, o := range a.PermissionOverrides {
+			s, isStr := o.(string)
+			if !isStr {
+				continue // the schema reports it
+			}
+			if _, ok := agy.ParsePermission(s); !ok {
+				problems = append(problems, fmt.Sprintf("permissionOverrides[%d] %q is not a permission entry (action or action(target), with action one of %s, such as \"command(npm test)\"): agy cannot read it as a grant", i, s, strings.Join(agy.PermissionActionNames(), ", ")))
+			}
+		}
+	}
+	return problems, notes
 }
 
 func firstLine(s string) string {

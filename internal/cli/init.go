@@ -41,8 +41,8 @@ func initCommand() *cli.Command {
 		UsageText: "agyconf init [--scope global|workspace] [--product cli|ide|both] [--out PATH] [--force]",
 		Description: `Writes a valid, commented starter config to PATH (default: agyconf.hcl in
 the current directory; a folder means PATH/agyconf.hcl; - prints it). It
-declares a rule, a skill and permissions, and shows every other kind of
-block commented out: MCP servers (in global scope one whose token comes
+declares a rule and a skill (and in global scope permissions), and shows
+every other kind of block commented out: MCP servers (in global scope one whose token comes
 from secret_file()), hooks, subagents, workflows, harnesses.
 
 The global starter renders into your home directory; keep it at

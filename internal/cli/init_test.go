@@ -94,9 +94,9 @@ func TestStarterValid(t *testing.T) {
 				if diags := decodeAndRender(t, full); diags.HasErrors() {
 					t.Fatalf("uncommented starter has errors: %s\n%s", diags.Error(), full)
 				}
-				kinds := []string{"mcp_server", "rule", "skill", "hook", "permissions"}
+				kinds := []string{"mcp_server", "rule", "skill", "hook"}
 				if scope == "global" {
-					kinds = append(kinds, "harness", "agent")
+					kinds = append(kinds, "harness", "agent", "permissions")
 				} else {
 					kinds = append(kinds, "workflow")
 				}

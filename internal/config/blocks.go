@@ -29,6 +29,10 @@ func layoutSchema() *hcl.BodySchema {
 	for _, a := range agy.KindIDs() {
 		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: string(a)})
 	}
+	// Read to be refused with the reason, not as an unknown argument.
+	for _, r := range agy.RetiredKinds() {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: string(r.ID)})
+	}
 	return s
 }
 
@@ -86,6 +90,10 @@ func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
 		lc := d.content(lb.Body, layoutSchema())
 		for _, attr := range sortedAttrs(lc.Attributes) {
 			name := attr.Name
+			if r, retired := agy.RetiredKindOf(agy.KindID(name)); retired {
+				d.errorf(attr.NameRange, "Retired layout key", "agyconf no longer writes %s: %s.", name, r.Why)
+				continue
+			}
 			p, ok := d.nonEmptyStr(attr)
 			if !ok {
 				continue
@@ -827,20 +835,49 @@ var permissionsSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "allow"}, {Name: "ask"}, {Name: "deny"}},
 }
 
-// permissionRe is `action` or `action(target)` with the actions agy knows
-// (reference §10).
-var permissionRe = regexp.MustCompile(`^(read_file|write_file|read_url|execute_url|command|unsandboxed|mcp)(\((.+)\))?$`)
-
 // ValidPermission reports whether entry is `action` or `action(target)`
 // with an action agy knows, as a permissions block requires.
-func ValidPermission(entry string) bool { return permissionRe.MatchString(entry) }
+func ValidPermission(entry string) bool { _, ok := agy.ParsePermission(entry); return ok }
 
 // SettingValues returns the values agy accepts for a settings key the
 // input language knows — nil when any value of the key's type will do —
 // and whether it knows the key at all.
 func SettingValues(key string) (values []string, known bool) {
-	values, known = knownSettings[key]
-	return append([]string(nil), values...), known
+	k, known := agy.SettingKeyOf(key)
+	return append([]string(nil), k.Values...), known
+}
+
+// permissionEntry checks one entry of a permissions list; ok is false for
+// one that is refused. Deprecated actions are a warning with the entry agy
+// asks for instead.
+func (d *decoder) permissionEntry(list, entry string, rng hcl.Range) bool {
+	p, ok := agy.ParsePermission(entry)
+	if !ok {
+		d.errorf(rng, "Invalid permission", "%q is not a permission entry: write action or action(target), with action one of %s — such as \"command(git *)\".", entry, strings.Join(agy.PermissionActionNames(), ", "))
+		return false
+	}
+	if p.ZeroCommandWords() {
+		c := agy.PermissionChangeOf("zero-word-entries")
+		d.errorf(rng, "Command rule without a command", "%q names no command: its target tokenizes to zero command words (time alone, a comment, an empty compound such as ()). agy %s and newer match such an entry against nothing, older builds matched it against every command and auto-approved anything the agent ran (%s). Name the command, such as \"command(time make)\".", entry, c.Since, c.Source)
+		return false
+	}
+	if pattern, isPattern := p.Pattern(); isPattern {
+		if _, err := regexp.Compile(pattern); err != nil {
+			d.errorf(rng, "Invalid pattern", "The pattern of %q does not compile as a regular expression (Go's RE2 syntax, checked here; agy's own engine is not documented and may accept a little more or less): %v.", entry, err)
+			return false
+		}
+		if b := agy.BehaviourOf(agy.RegexCommandRules); !d.agyVersion.AtLeast(b.Since) {
+			d.errorf(rng, "Needs a newer agy_version", "%q is a pattern rule: agy %s and newer match command(regex:…) as a regular expression; older builds read every rule as a pattern, \"regex:\" included, so it matches nothing there (%s). Set agyconf { agy_version = \"%s\" } or newer if your agy has it, or write the command literally.", entry, b.Since, b.Source.Ref, b.Since)
+			return false
+		}
+	} else if what := p.RegexLookalike(); what != "" {
+		c := agy.PermissionChangeOf("literal-command-rules")
+		d.warnf(rng, "Literal rule that looks like a pattern", "%q has %s, which only means something in a regular expression: since agy %s a command rule matches its text literally (%s). If a pattern is meant, write \"command(%s%s)\".", entry, what, c.Since, c.Source, agy.RegexPrefix, p.Target)
+	}
+	if advice := p.DeprecationAdvice(list); advice != "" {
+		d.warnf(rng, "Deprecated permission", "%s", advice)
+	}
+	return true
 }
 
 // decodePermissions decodes a permissions or shared_permissions block.
@@ -863,8 +900,7 @@ func (d *decoder) decodePermissions(b *hcl.Block, where map[string]string) *mode
 			if !ok {
 				continue
 			}
-			if !permissionRe.MatchString(entry) {
-				d.errorf(e.rng, "Invalid permission", "%q is not a permission entry: write action or action(target), with action one of read_file, write_file, read_url, execute_url, command, unsandboxed, mcp — such as \"command(git *)\".", entry)
+			if !d.permissionEntry(list.name, entry, e.rng) {
 				continue
 			}
 			at := list.name
@@ -890,28 +926,42 @@ func (d *decoder) decodePermissions(b *hcl.Block, where map[string]string) *mode
 	return p
 }
 
-// Settings keys agyconf knows (reference §10), with the values agy accepts.
-// Other keys pass through, so a newer agy's keys can be set today.
-var knownSettings = map[string][]string{
-	"toolPermission":          {"request-review", "proceed-in-sandbox", "always-proceed", "strict"},
-	"artifactReviewPolicy":    {"asks-for-review", "agent-decides", "always-proceed"},
-	"agentMode":               {"default", "accept-edits", "plan"},
-	"enableTerminalSandbox":   nil,
-	"allowNonWorkspaceAccess": nil,
-	"statusLine":              nil,
-	"trustedWorkspaces":       nil,
-	"colorScheme":             nil,
-	"altScreenMode":           nil,
-	"model":                   nil,
+// settingValue checks the value of a settings key agyconf knows; ok is
+// false for one that is refused.
+func (d *decoder) settingValue(k agy.SettingKey, attr *hcl.Attribute, v cty.Value) bool {
+	switch k.Type {
+	case agy.SettingEnum:
+		s, ok := d.plainStr(v, attr.Expr.Range())
+		if !ok {
+			return false
+		}
+		if !contains(k.Values, s) {
+			d.errorf(attr.Expr.Range(), "Invalid value", "%s must be one of %s, got %q; agy treats an unknown value as the default.", k.Key, quoteList(k.Values), s)
+			return false
+		}
+		if f, newer := k.NewerValues[s]; newer {
+			if b := agy.BehaviourOf(f); !d.agyVersion.AtLeast(b.Since) {
+				d.errorf(attr.Expr.Range(), "Needs a newer agy_version", "%s = %q exists only in agy %s and newer (%s); an older build does not know the value. Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", k.Key, s, b.Since, b.Source.Ref, b.Since)
+				return false
+			}
+		}
+	case agy.SettingBool:
+		if v.Type() != cty.Bool {
+			d.errorf(attr.Expr.Range(), "Wrong type", "%s must be true or false, not %s.", k.Key, typeName(v.Type()))
+			return false
+		}
+	case agy.SettingString:
+		if v.Type() != cty.String {
+			d.errorf(attr.Expr.Range(), "Wrong type", "%s must be a string, not %s.", k.Key, typeName(v.Type()))
+			return false
+		}
+	case agy.SettingStringList:
+		if _, ok := d.strList(attr); !ok {
+			return false
+		}
+	}
+	return true
 }
-
-var boolSettings = map[string]bool{"enableTerminalSandbox": true, "allowNonWorkspaceAccess": true}
-
-// Settings keys whose type is known though their values are open.
-var (
-	stringSettings     = map[string]bool{"model": true}
-	stringListSettings = map[string]bool{"trustedWorkspaces": true}
-)
 
 func (d *decoder) decodeSettings(b *hcl.Block, cfg *model.Config) {
 	for _, attr := range sortedAttrs(d.attrs(b.Body)) {
@@ -924,7 +974,8 @@ func (d *decoder) decodeSettings(b *hcl.Block, cfg *model.Config) {
 			d.errorf(attr.NameRange, "Use hook blocks", "agy does not read hooks from settings.json (reference §1); declare hook blocks, which land in hooks.json.")
 			continue
 		}
-		if _, known := knownSettings[key]; !known {
+		k, known := agy.SettingKeyOf(key)
+		if !known {
 			if s := suggest(key, knownSettingNames()); s != "" {
 				d.errorf(attr.NameRange, "Unknown settings key", "agy has no settings key %q. Did you mean %q?", key, s)
 				continue
@@ -942,28 +993,8 @@ func (d *decoder) decodeSettings(b *hcl.Block, cfg *model.Config) {
 			d.strVal(v, attr.Expr.Range(), false)
 			continue
 		}
-		if enum := knownSettings[key]; enum != nil {
-			s, ok := d.plainStr(v, attr.Expr.Range())
-			if !ok {
-				continue
-			}
-			if !contains(enum, s) {
-				d.errorf(attr.Expr.Range(), "Invalid value", "%s must be one of %s, got %q; agy treats an unknown value as the default.", key, quoteList(enum), s)
-				continue
-			}
-		}
-		if boolSettings[key] && v.Type() != cty.Bool {
-			d.errorf(attr.Expr.Range(), "Wrong type", "%s must be true or false, not %s.", key, typeName(v.Type()))
+		if known && !d.settingValue(k, attr, v) {
 			continue
-		}
-		if stringSettings[key] && v.Type() != cty.String {
-			d.errorf(attr.Expr.Range(), "Wrong type", "%s must be a string, not %s.", key, typeName(v.Type()))
-			continue
-		}
-		if stringListSettings[key] {
-			if _, ok := d.strList(attr); !ok {
-				continue
-			}
 		}
 		raw, err := jsonValue(v)
 		if err != nil {
@@ -978,9 +1009,9 @@ func (d *decoder) decodeSettings(b *hcl.Block, cfg *model.Config) {
 }
 
 func knownSettingNames() []string {
-	out := make([]string, 0, len(knownSettings)+2)
-	for k := range knownSettings {
-		out = append(out, k)
+	var out []string
+	for _, k := range agy.SettingKeys() {
+		out = append(out, k.Key)
 	}
 	out = append(out, "permissions", "hooks")
 	sort.Strings(out)
@@ -1212,9 +1243,15 @@ var acpSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "auth_type"}, {Name: "gcp_project"}, {Name: "gcp_location"}, {Name: "config_root"}},
 }
 
-var acpAuthTypes = []string{"oauth-personal", "oauth-business", "gemini-api-key", "agent-platform"}
-
 func (d *decoder) decodeACP(b *hcl.Block) *model.ACP {
+	// The methods agyconf writes: a former name is accepted by the server
+	// but not written.
+	var acpAuthTypes []string
+	for _, m := range agy.ACPAuthMethods() {
+		if !m.FormerName {
+			acpAuthTypes = append(acpAuthTypes, m.Name)
+		}
+	}
 	a := &model.ACP{Range: b.DefRange}
 	at := d.content(b.Body, acpSchema).Attributes
 	if attr := at["auth_type"]; attr != nil {

@@ -189,6 +189,7 @@ func TestInvalidDetails(t *testing.T) {
 		{"unknown-block.hcl", 2, `Did you mean "mcp_server"?`},
 		{"unknown-block.hcl", 7, `Did you mean "pre_tool_use"?`},
 		{"unknown-block.hcl", 15, `Did you mean "skill"?`},
+		{"layout-retired.hcl", 6, "no source shows anything reading"},
 		{"unknown-attribute.hcl", 4, `Did you mean "command"?`},
 		{"unknown-attribute.hcl", 5, `Did you mean "env"?`},
 		{"unknown-attribute.hcl", 9, `Did you mean "description"?`},

@@ -38,6 +38,18 @@ func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
 	})
 }
 
+// warnf records a warning: the input is accepted, and the warning says
+// what to change.
+func (d *decoder) warnf(rng hcl.Range, summary, format string, args ...any) {
+	r := rng
+	d.diags = append(d.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  &r,
+	})
+}
+
 func (d *decoder) add(diags hcl.Diagnostics) { d.diags = append(d.diags, diags...) }
 
 func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyContent {

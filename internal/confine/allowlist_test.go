@@ -69,6 +69,7 @@ var allowed = map[string]string{
 	"internal/lint/paths.go Paths os.Stat":             "a PATH validate is given",
 	"internal/lint/paths.go discover filepath.WalkDir": "the tree under a PATH validate is given (a walk does not follow links)",
 	"internal/lint/paths.go fileIsPluginDir os.Stat":   "whether a folder validate walks is a plugin",
+	"internal/lint/check.go newChecker os.Stat":        "whether the absolute program a hook or MCP server runs exists and is executable here (a stat, never a read)",
 	// import: the tree --root names is read through a Root opened there
 	// (importer/tree.go); --out is opened as a Root.
 	"internal/cli/import.go runImport os.Stat":     "whether --out is a folder, and holds a config already",
@@ -81,6 +82,9 @@ var allowed = map[string]string{
 	"internal/agyhook/": "agyhook's own program, state folder and logs",
 	// Only tests import it: the scripts' exit-code records in $WORK.
 	"internal/clitest/": "the test scripts' own files",
+	// A benchmark's floor, never part of agyconf: it must not share
+	// agyconf's writer, or the floor would move with it.
+	"scripts/floor/": "scripts/bench.sh's floor program, writing a benchmark's scratch tree",
 }
 
 // TestPathCallsConfined fails on a path call outside this package that is

@@ -85,3 +85,28 @@ func TestCheckReportsRenderedDocuments(t *testing.T) {
 		t.Errorf("got %s: %s at %v", d.Summary, d.Detail, d.Subject)
 	}
 }
+
+// TestWarnedOnce: a deprecated permission and a literal rule that reads
+// like a pattern are each one warning, the decoder's, not a second one
+// from the rendered settings.json.
+func TestWarnedOnce(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "agyconf.hcl")
+	src := "permissions {\n  allow = [\"unsandboxed(make)\", \"command(^git status$)\"]\n}\n"
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := Load(p)
+	if !c.OK() {
+		t.Fatalf("not accepted:\n%s", c.Diags.Error())
+	}
+	got := map[string]int{}
+	for _, d := range c.Diags {
+		got[d.Summary]++
+		if d.Severity != hcl.DiagWarning || d.Subject == nil || d.Subject.Start.Line != 2 {
+			t.Errorf("%s: %s at %v, want a warning on line 2", d.Summary, d.Detail, d.Subject)
+		}
+	}
+	if len(c.Diags) != 2 || got["Deprecated permission"] != 1 || got["Literal rule that looks like a pattern"] != 1 {
+		t.Errorf("want one warning each, got %v", got)
+	}
+}

@@ -100,6 +100,8 @@ func Build(cfg *model.Config) (*render.Plan, hcl.Diagnostics) {
 // agy_version: what only newer builds accept is judged against it.
 func Check(plan *render.Plan, version agy.Version) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	plugins := pluginDirs(plan)
+	checker := lint.NewDocumentChecker()
 	for _, d := range plan.Documents {
 		if d.Schema == "" {
 			continue
@@ -109,28 +111,42 @@ func Check(plan *render.Plan, version agy.Version) hcl.Diagnostics {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot encode a document", Detail: fmt.Sprintf("%s: %v; this is a bug in agyconf, please report it with the config.", d.Path, err)})
 			continue
 		}
-		findings, err := lint.Document(d.Path, d.Schema, data, lint.DocumentOptions{InPlugin: inPlugin(plan, d), AgyVersion: version})
+		findings, err := checker.Check(d.Path, d.Schema, data, lint.DocumentOptions{InPlugin: plugins[filepath.ToSlash(filepath.Dir(d.Path))], AgyVersion: version})
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot check a document", Detail: fmt.Sprintf("%s: %v", d.Path, err)})
 			continue
 		}
 		for _, f := range findings {
-			diags = append(diags, findingDiag(d, f))
+			if !decoderReports(f.Rule) {
+				diags = append(diags, findingDiag(d, f))
+			}
 		}
 	}
 	return diags
 }
 
-// inPlugin reports whether a document is part of a plugin tree the plan
-// writes: its hooks start in the plugin's folder.
-func inPlugin(plan *render.Plan, d *render.Document) bool {
-	dir := filepath.ToSlash(filepath.Dir(d.Path))
-	for _, o := range plan.Documents {
-		if o.Schema == render.SchemaOf(agy.Plugins) && filepath.ToSlash(filepath.Dir(o.Path)) == dir {
-			return true
-		}
+// decoderReports names the rules whose findings the decoder has already
+// reported while reading the config, at the entry itself and in the
+// input's own terms: Check does not say them a second time.
+func decoderReports(rule string) bool {
+	switch rule {
+	case "settings/deprecated-action", "settings/literal-pattern":
+		return true
 	}
 	return false
+}
+
+// pluginDirs are the folders of the plugin trees the plan writes: a
+// document in one is part of that plugin (its hooks start there).
+func pluginDirs(plan *render.Plan) map[string]bool {
+	schema := render.SchemaOf(agy.Plugins)
+	dirs := map[string]bool{}
+	for _, d := range plan.Documents {
+		if d.Schema == schema {
+			dirs[filepath.ToSlash(filepath.Dir(d.Path))] = true
+		}
+	}
+	return dirs
 }
 
 // findingDiag is a finding in a rendered document as a diagnostic about

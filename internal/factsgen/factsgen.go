@@ -35,6 +35,8 @@ func Generate(repo fs.FS) ([]File, error) {
 	}{
 		{"schema/agyconf.schema.json", patchInputSchema},
 		{"schema/hooks.schema.json", patchHooksSchema},
+		{"schema/cli-settings.schema.json", patchCLISettings},
+		{"schema/acp-settings.schema.json", patchACPSettings},
 	} {
 		src, err := fs.ReadFile(repo, g.path)
 		if err != nil {
@@ -124,10 +126,14 @@ var extraDefs = []struct {
 	set agy.FieldSet
 }{{"mcpServerExtra", agy.MCPServerEntry}, {"agentExtra", agy.AgentFrontmatter}, {"pluginExtra", agy.PluginManifest}}
 
-// patchInputSchema writes the hook block's event properties, the rule
-// that a hook has at least one of them, and the members each extra
-// object may not set.
+// patchInputSchema writes the hook block's event properties and the rule
+// that a hook has at least one of them, the settings keys and permission
+// entries (patchSettingsKeys), and the members each extra object may not
+// set.
 func patchInputSchema(doc *jsonmerge.Doc) error {
+	if err := patchSettingsKeys(doc); err != nil {
+		return err
+	}
 	for _, x := range extraDefs {
 		var names []string
 		for _, f := range agy.OwnFields(x.set) {

@@ -73,6 +73,59 @@ func factsPage() string {
 		}
 		p("| `%s` | %s | %s | %s | %s | %s |\n", k.ID, cell(what), schema, places(k, agy.ScopeGlobal), places(k, agy.ScopeWorkspace), cell(k.Source.String()))
 	}
+	p("\nKinds agyconf no longer writes; their layout keys are refused, and a render lets go of what it wrote there before (prunes its entries, gives back what it found):\n\n")
+	p("| kind | former workspace path | why | source |\n|---|---|---|---|\n")
+	for _, r := range agy.RetiredKinds() {
+		p("| `%s` | %s | %s | %s |\n", r.ID, places(agy.Kind{Places: r.Places}, agy.ScopeWorkspace), cell(r.Why), cell(r.Source.String()))
+	}
+	p("\nWorkspace settings files agy does not read (`agyconf validate` warns, rule `settings/not-read`):\n\n")
+	p("| file | why | source |\n|---|---|---|\n")
+	for _, u := range agy.UnreadFiles() {
+		p("| `%s` | %s | %s |\n", u.Path, cell(u.Why), cell(u.Source.String()))
+	}
+	p("\n## Permission rules\n\n")
+	p("Entries of `permissions { allow, ask, deny }`: `action` or `action(target)`.\n\n")
+	p("| action | what | source |\n|---|---|---|\n")
+	for _, a := range agy.PermissionActions() {
+		what := a.Summary
+		if a.ReplacedBy != "" {
+			what += fmt.Sprintf(" (deprecated since %s: use %s)", a.DeprecatedSince, a.ReplacedBy)
+		}
+		p("| `%s` | %s | %s |\n", a.Name, cell(what), cell(a.Source.String()))
+	}
+	p("\n| change | since | what | source |\n|---|---|---|---|\n")
+	for _, c := range agy.PermissionChanges() {
+		p("| `%s` | %s | %s | %s |\n", c.ID, since(c.Since), cell(c.Summary), cell(c.Source.String()))
+	}
+	p("\n## Settings keys\n\n")
+	p("Keys of the CLI's settings.json agyconf knows: the decoder checks their values and suggests one for a near miss, import keeps them. Other keys pass through unchecked.\n\n")
+	p("| key | type | since | what | source |\n|---|---|---|---|---|\n")
+	for _, k := range agy.SettingKeys() {
+		typ := string(k.Type)
+		if k.Type == agy.SettingEnum {
+			typ = "`" + strings.Join(k.Values, "`, `") + "`"
+		}
+		what := k.Summary
+		for _, v := range sortedKeys(k.NewerValues) {
+			what += fmt.Sprintf("; %q since %s", v, agy.BehaviourOf(k.NewerValues[v]).Since)
+		}
+		p("| `%s` | %s | %s | %s | %s |\n", k.Key, typ, since(k.Since), cell(what), cell(k.Source.String()))
+	}
+	p("\n## The ACP server\n\n")
+	p("agy_acp_server honours `$GEMINI_HOME` as its Gemini home (default `~/.gemini`), where it keeps `antigravity-acp/`: its settings.json, its tokens and its conversations (%s). ", agy.ACPHome())
+	p("With an OAuth `auth.type` and no stored token, a headless `session/new` waits up to %d s for a browser sign-in (%s).\n\n", agy.ACPSignInWait, agy.ACPTokens())
+	p("| auth.type | what | token file | source |\n|---|---|---|---|\n")
+	for _, m := range agy.ACPAuthMethods() {
+		token := "— (the environment)"
+		if m.TokenFile != "" {
+			token = "`" + m.TokenFile + "` (the reading above)"
+		}
+		what := m.Summary
+		if m.FormerName {
+			what += " (accepted, not written)"
+		}
+		p("| `%s` | %s | %s | %s |\n", m.Name, cell(what), token, cell(m.Source.String()))
+	}
 	p("\n## Limits\n\n")
 	p("| limit | at most | what | source |\n|---|---|---|---|\n")
 	for _, l := range agy.Limits() {

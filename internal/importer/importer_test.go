@@ -952,3 +952,29 @@ func TestImportLinksOut(t *testing.T) {
 	}
 	checkSecretsKept(t, root, res)
 }
+
+// TestImportRetiredSettings: a workspace's .antigravity/settings.json,
+// which agyconf no longer writes, is reported once and nothing of it is
+// imported (its permissions would be refused in workspace scope).
+func TestImportRetiredSettings(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".antigravity")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte("{\n  \"permissions\": {\n    \"allow\": [\"command(go test)\"]\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, product := range []model.Product{model.ProductIDE, model.ProductBoth} {
+		res, err := Import(Options{Root: root, Scope: model.ScopeWorkspace, Product: product})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Config.Permissions != nil || len(res.Config.Settings) != 0 {
+			t.Errorf("%s: imported %+v, %+v", product, res.Config.Permissions, res.Config.Settings)
+		}
+		if len(res.Items) != 1 || !strings.HasPrefix(res.Items[0].String(), "not imported: .antigravity/settings.json: left as it is: no source shows anything reading") {
+			t.Errorf("%s: got %v", product, res.Items)
+		}
+	}
+}

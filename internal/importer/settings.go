@@ -3,19 +3,19 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
-	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
 func (im *importer) settingsFile() {
+	im.retiredFiles()
 	p, ok := im.l.Path(agy.Settings)
 	if !ok {
-		if p, ok = im.l.Path(agy.IDESettings); !ok {
-			return
-		}
+		return
 	}
 	// A missing file is no item (readFile).
 	doc, ok := im.readJSON(p, "cli-settings")
@@ -34,44 +34,80 @@ func (im *importer) settingsFile() {
 			im.permissions(p, v)
 		case k == "hooks":
 			im.skip(p, k, "agy does not read hooks from settings.json; declare them in hooks.json (hook blocks)")
-		case len(enumValues(k)) > 0:
-			s, isStr := v.(string)
-			if values := enumValues(k); !isStr || !contains(values, s) {
-				im.skip(p, k, "%s is not one of %s; agy treats it as the default", jsonText(v), strings.Join(values, ", "))
-				continue
-			}
-			im.setting(p, k, v)
-		case k == "enableTerminalSandbox" || k == "allowNonWorkspaceAccess":
-			if _, isBool := v.(bool); !isBool {
-				im.skip(p, k, "is not a boolean")
-				continue
-			}
-			im.setting(p, k, v)
-		case k == "model":
-			if _, isStr := v.(string); !isStr {
-				im.skip(p, k, "is not a string")
-				continue
-			}
-			im.setting(p, k, v)
-		case k == "trustedWorkspaces":
-			if _, ok := stringList(v); !ok {
-				im.skip(p, k, "is not a list of strings")
-				continue
-			}
-			im.setting(p, k, v)
-		case knownSetting(k):
-			im.setting(p, k, v)
 		default:
-			im.skip(p, k, "a settings key the input language does not know; agyconf leaves it in the file as it is (add it to a settings block by hand to own it)")
+			im.settingKey(p, k, v)
 		}
 	}
 }
 
-// enumValues and knownSetting ask the decoder's table, so that import and
-// the input language agree on every settings key.
-func enumValues(k string) []string { v, _ := config.SettingValues(k); return v }
+// retiredFiles reports the files of kinds agyconf no longer writes: they
+// are left as they are, and nothing of them is imported.
+func (im *importer) retiredFiles() {
+	for _, r := range agy.RetiredKinds() {
+		// Products share paths: each one once, in order.
+		seen := map[string]bool{}
+		var paths []string
+		for _, ps := range r.Places[agy.Scope(im.cfg.Agyconf.Scope)] {
+			for _, p := range ps {
+				if !seen[p] {
+					seen[p] = true
+					paths = append(paths, p)
+				}
+			}
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			if _, ok := im.readJSON(p, "cli-settings"); ok {
+				im.skip(p, "", "left as it is: %s", r.Why)
+			}
+		}
+	}
+}
 
-func knownSetting(k string) bool { _, ok := config.SettingValues(k); return ok }
+// settingKey imports one key of agy's table of settings when its value
+// has the key's type (the decoder would refuse it otherwise). Other keys
+// stay in the file, unowned: agy writes its own state there (auth,
+// grants), which a config must not take over.
+func (im *importer) settingKey(p, k string, v any) {
+	sk, known := agy.SettingKeyOf(k)
+	if !known {
+		for _, o := range agy.SettingKeys() {
+			if strings.EqualFold(o.Key, k) {
+				im.skip(p, k, "agyconf writes this key as %s, the CLI docs' spelling; left in the file as it is (write %s in a settings block to own it)", o.Key, o.Key)
+				return
+			}
+		}
+		im.skip(p, k, "a settings key the input language does not know; agyconf leaves it in the file as it is (add it to a settings block by hand to own it)")
+		return
+	}
+	switch sk.Type {
+	case agy.SettingEnum:
+		s, isStr := v.(string)
+		if !isStr || !contains(sk.Values, s) {
+			im.skip(p, k, "%s is not one of %s; agy treats it as the default", jsonText(v), strings.Join(sk.Values, ", "))
+			return
+		}
+		if f, newer := sk.NewerValues[s]; newer {
+			im.needs(agy.BehaviourOf(f).Since)
+		}
+	case agy.SettingBool:
+		if _, isBool := v.(bool); !isBool {
+			im.skip(p, k, "is not a boolean")
+			return
+		}
+	case agy.SettingString:
+		if _, isStr := v.(string); !isStr {
+			im.skip(p, k, "is not a string")
+			return
+		}
+	case agy.SettingStringList:
+		if _, ok := stringList(v); !ok {
+			im.skip(p, k, "is not a list of strings")
+			return
+		}
+	}
+	im.setting(p, k, v)
+}
 
 func contains(xs []string, s string) bool {
 	for _, x := range xs {
@@ -139,18 +175,32 @@ func (im *importer) permissionLists(p, unit string, v any, other *model.Permissi
 		}
 		for i, e := range xs {
 			u := fmt.Sprintf("%s.%s[%d]", unit, list, i)
+			perm, valid := agy.ParsePermission(e)
+			pattern, isPattern := perm.Pattern()
 			switch {
-			case !config.ValidPermission(e):
+			case !valid:
 				im.skip(p, u, "%q is not action or action(target) with a known action", e)
 				continue
 			case strings.HasPrefix(seen[e], "the CLI"):
 				im.skip(p, u, "%q is also in %s; the CLI merges both files, so it is kept there only", e, seen[e])
+				continue
+			case perm.ZeroCommandWords():
+				im.skip(p, u, "%q names no command: agy 1.1.11 and newer match it against nothing, older builds against every command", e)
+				continue
+			case isPattern && !compiles(pattern):
+				im.skip(p, u, "the pattern of %q does not compile as a regular expression", e)
 				continue
 			case seen[e] != "":
 				im.skip(p, u, "%q is also in %s, which agy applies first; kept there only", e, seen[e])
 				continue
 			}
 			seen[e] = list
+			if isPattern {
+				im.needs(agy.BehaviourOf(agy.RegexCommandRules).Since)
+			}
+			if r, deprecated := perm.Replacement(); deprecated {
+				im.conv(p, u, "kept as it is; %s rules are deprecated (render warns): %q is what agy asks for instead", perm.Action, r.String())
+			}
 			switch list {
 			case "deny":
 				perms.Deny = append(perms.Deny, e)
@@ -170,4 +220,9 @@ func (im *importer) permissionLists(p, unit string, v any, other *model.Permissi
 		return nil
 	}
 	return perms
+}
+
+func compiles(pattern string) bool {
+	_, err := regexp.Compile(pattern)
+	return err == nil
 }

@@ -161,6 +161,17 @@ func (l Layout) Writes(p string) bool {
 			return true
 		}
 	}
+	// What agyconf wrote where it no longer writes is still let go of
+	// properly: pruned, or given back as it was found.
+	for _, r := range agy.RetiredKinds() {
+		for _, ps := range r.Places[l.scope] {
+			for _, q := range ps {
+				if p == q {
+					return true
+				}
+			}
+		}
+	}
 	return false
 }
 

@@ -35,7 +35,8 @@ func TestPaths(t *testing.T) {
 		{model.ScopeGlobal, model.ProductBoth, agy.Rules, nil},
 		{model.ScopeGlobal, model.ProductBoth, agy.GlobalRules, []string{".gemini/GEMINI.md"}},
 		{model.ScopeWorkspace, model.ProductCLI, agy.Settings, nil},
-		{model.ScopeWorkspace, model.ProductBoth, agy.IDESettings, []string{".antigravity/settings.json"}},
+		{model.ScopeWorkspace, model.ProductIDE, agy.Settings, nil},
+		{model.ScopeWorkspace, model.ProductBoth, agy.IDESettings, nil}, // retired
 		{model.ScopeWorkspace, model.ProductCLI, agy.Skills, []string{".agents/skills"}},
 		{model.ScopeWorkspace, model.ProductBoth, agy.ACPSettings, nil},
 	} {
@@ -65,12 +66,30 @@ func TestOverride(t *testing.T) {
 
 func TestFolders(t *testing.T) {
 	got := New(model.Agyconf{Scope: model.ScopeWorkspace, Product: model.ProductBoth}).Folders()
-	for _, want := range []string{".agents", ".agents/skills", ".agents/plugins", ".antigravity"} {
+	for _, want := range []string{".agents", ".agents/skills", ".agents/plugins"} {
 		if !got[want] {
 			t.Errorf("Folders lacks %s", want)
 		}
 	}
 	if got[".agents/hooks.json"] {
 		t.Error("Folders names a file")
+	}
+}
+
+// TestWritesRetired: a retired kind's former path stays a place agyconf
+// may prune and give back (an older agyconf wrote entries there), for
+// every product of the scope, and nothing else beside it becomes one.
+func TestWritesRetired(t *testing.T) {
+	for _, p := range []model.Product{model.ProductCLI, model.ProductIDE, model.ProductBoth} {
+		l := New(model.Agyconf{Scope: model.ScopeWorkspace, Product: p})
+		if !l.Writes(".antigravity/settings.json") {
+			t.Errorf("%s: a workspace no longer lets go of .antigravity/settings.json", p)
+		}
+		if l.Writes(".antigravity/keybindings.json") {
+			t.Errorf("%s: .antigravity/keybindings.json became a place", p)
+		}
+	}
+	if New(model.Agyconf{Scope: model.ScopeGlobal, Product: model.ProductBoth}).Writes(".antigravity/settings.json") {
+		t.Error("global scope writes .antigravity/settings.json")
 	}
 }

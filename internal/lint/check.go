@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -49,6 +51,7 @@ type checker struct {
 	validators map[string]*schema.Validator // compiled on first use
 	props      map[string][]string          // schema.Properties, by schema and pointer
 	lookPath   func(string) (string, error)
+	stat       func(string) (fs.FileInfo, error)
 	credential *regexp.Regexp
 	reference  *regexp.Regexp
 	// unknownBudget is how many more unknown-field findings the document
@@ -64,7 +67,11 @@ type checker struct {
 }
 
 func newChecker(opts Options) *checker {
+	if opts.Stat == nil {
+		opts.Stat = os.Stat
+	}
 	return &checker{
+		stat:       opts.Stat,
 		version:    opts.AgyVersion,
 		validators: map[string]*schema.Validator{},
 		props:      map[string][]string{},
@@ -136,6 +143,11 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 	if k == kindHooksUnread {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
 			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil
+	}
+	if k == kindSettingsUnread {
+		u, _ := agy.UnreadFileAt(filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))))
+		return []Finding{{Rule: "settings/not-read", Severity: severityOf("settings/not-read"), File: path,
+			Message: "what this file holds has no effect: " + u.Why + "; declare settings and permissions in ~/.gemini/antigravity-cli/settings.json (docs/agy-facts.md gives the sources)"}}, nil
 	}
 	data, fi, err := readLimited(path)
 	if err != nil {
@@ -212,10 +224,19 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		}
 	case kindPlugin:
 		c.pluginManifest(root, loc, add)
-	case kindCLISettings, kindIDESettings, kindACPSettings:
-		c.permissionServers(root, loc, []string{"permissions"}, add, addSince)
 	case kindUserConfig:
 		c.permissionServers(root, loc, []string{"userSettings", "globalPermissionGrants"}, add, addSince)
+	case kindACPSettings:
+		if c.machine {
+			c.acpToken(path, root, loc, add)
+		}
+		c.permissionServers(root, loc, []string{"permissions"}, add, addSince)
+	case kindCLISettings:
+		addAs := func(sev Severity, rule string, line, col int, ptr, msg string) {
+			out = append(out, Finding{Rule: rule, Severity: sev, File: path, Line: line, Column: col, Pointer: ptr, Message: msg})
+		}
+		c.settings(root, loc, addAs, addSince)
+		c.permissionServers(root, loc, []string{"permissions"}, add, addSince)
 	}
 	return capFindings(out, c.unlisted), nil
 }
@@ -345,7 +366,7 @@ func mapFinding(k kind, f schema.Finding) string {
 			}
 		}
 		return "config/schema"
-	case kindCLISettings, kindIDESettings, kindACPSettings:
+	case kindCLISettings, kindACPSettings:
 		if len(segs) == 3 && segs[0] == "permissions" {
 			switch segs[1] {
 			case "allow", "ask", "deny":
@@ -481,9 +502,11 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 					continue
 				}
 				if m, ok := obj["matcher"].(string); ok && m != "" && m != "*" {
+					l, col := loc.value(ip + "/matcher")
 					if _, err := regexp.Compile(m); err != nil {
-						l, col := loc.value(ip + "/matcher")
 						add("hooks/matcher-regexp", l, col, ip+"/matcher", fmt.Sprintf("matcher %q is not a valid regular expression (%v): agy loads it without compiling it, and it will not match as meant; use \"\" or \"*\" for every tool (reference §2.3)", m, err))
+					} else if why := neverMatches(m); why != "" {
+						add("hooks/matcher-never-matches", l, col, ip+"/matcher", fmt.Sprintf("matcher %q %s", m, why))
 					}
 				}
 				hs, _ := obj["hooks"].([]any)
@@ -498,6 +521,46 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 	}
 }
 
+// neverMatches says why a matcher that compiles selects no tool, or "".
+// A matcher is a pattern the whole tool name must match (the IDE's bundled
+// docs), and agy's tool names are its step types lowercased without their
+// CORTEX_STEP_TYPE_ prefix (run_command, view_file, browser_…).
+func neverMatches(m string) string {
+	if strings.Contains(m, `\|`) {
+		return "has \\|, which a regular expression reads as a literal |, and no tool name has one: the bundled docs' \"run_command\\|view_file\" is a table's escape; write run_command|view_file for either tool"
+	}
+	re, err := syntax.Parse(m, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	re = re.Simplify()
+	var literals []*syntax.Regexp
+	switch re.Op {
+	case syntax.OpLiteral:
+		literals = []*syntax.Regexp{re}
+	case syntax.OpAlternate:
+		for _, s := range re.Sub {
+			if s.Op != syntax.OpLiteral {
+				return ""
+			}
+			literals = append(literals, s)
+		}
+	default:
+		return ""
+	}
+	var capitals []string
+	for _, l := range literals {
+		name := string(l.Rune)
+		// MCP tools' names carry their server's and tool's own spelling,
+		// which nothing says is lowercased.
+		if l.Flags&syntax.FoldCase != 0 || strings.HasPrefix(name, "mcp_") || strings.ToLower(name) == name {
+			return "" // this alternative can match
+		}
+		capitals = append(capitals, strconv.Quote(name))
+	}
+	return fmt.Sprintf("names only %s, with capitals: agy's tool names are lowercase step types (the bundled docs: run_command, view_file, browser_…) and a matcher must match the whole name, so it selects no tool (Claude Code's Bash is agy's run_command)", strings.Join(capitals, ", "))
+}
+
 func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin bool, add func(string, int, int, string, string)) {
 	if t, ok := h["type"]; ok && t != "command" {
 		return
@@ -507,13 +570,29 @@ func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin b
 		return
 	}
 	prog := firstWord(cmd)
-	if prog == "" || strings.ContainsAny(prog, "=$`()") || strings.HasPrefix(prog, "~") {
+	if prog == "" || strings.ContainsAny(prog, "=$`()") {
 		return
 	}
 	l, col := loc.value(ptr + "/command")
+	if strings.HasPrefix(prog, "~") {
+		// agy expands ~ in a hook's command (the IDE's bundled docs).
+		if rest, ok := strings.CutPrefix(prog, "~/"); ok && c.machine {
+			if home, err := os.UserHomeDir(); err == nil {
+				if why := c.notRunnable(filepath.Join(home, rest)); why != "" {
+					add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q (agy expands ~ to %s) %s here; agy runs the command under sh -c, and if it is missing there too the hook answers nothing, which builds treat differently (reference §2.2, §0.3)", prog, home, why))
+				}
+			}
+		}
+		return
+	}
 	if strings.Contains(prog, "/") {
-		if !filepath.IsAbs(prog) && !inPlugin {
+		switch {
+		case !filepath.IsAbs(prog) && !inPlugin:
 			add("hooks/relative-command", l, col, ptr+"/command", fmt.Sprintf("the command runs %q, a relative path: agy starts a hook in the folder that holds its hooks.json (the IDE's bundled docs), so it runs that folder's %s, and older agy builds were reported to start hooks elsewhere; use an absolute path (reference §2.2)", prog, prog))
+		case filepath.IsAbs(prog) && c.machine:
+			if why := c.notRunnable(prog); why != "" {
+				add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q %s here; agy runs the command under sh -c, and if it is missing there too the hook answers nothing, which builds treat differently (reference §2.2, §0.3); a placeholder such as /ABSOLUTE/PATH/TO/… is meant to be replaced", prog, why))
+			}
 		}
 		return
 	}
@@ -521,7 +600,110 @@ func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin b
 		return
 	}
 	if _, err := c.lookPath(prog); err != nil {
-		add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q is not on PATH here; agy runs the command under sh -c and fails open if it is missing there too (reference §2.2, §2.7); use an absolute path or install it", prog))
+		add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q is not on PATH here; agy runs the command under sh -c, and if it is missing there too the hook answers nothing, which builds treat differently (reference §2.2, §0.3); use an absolute path or install it", prog))
+	}
+}
+
+// settings runs the checks of a CLI settings.json the schema cannot: how
+// agy reads each permission entry, and values only newer builds know.
+func (c *checker) settings(root any, loc *locator, add func(Severity, string, int, int, string, string), addSince func(agy.Version, string, int, int, string, string)) {
+	top, ok := root.(map[string]any)
+	if !ok {
+		return
+	}
+	perms, _ := top["permissions"].(map[string]any)
+	for _, list := range []string{"allow", "ask", "deny"} {
+		entries, _ := perms[list].([]any)
+		for i, e := range entries {
+			s, ok := e.(string)
+			if !ok {
+				continue
+			}
+			if p, ok := agy.ParsePermission(s); ok {
+				ptr := "/permissions/" + list + "/" + strconv.Itoa(i)
+				l, col := loc.value(ptr)
+				c.permission(list, p, func(sev Severity, rule, msg string) { add(sev, rule, l, col, ptr, msg) }, func(v agy.Version, rule, msg string) { addSince(v, rule, l, col, ptr, msg) })
+			}
+		}
+	}
+	for _, k := range agy.SettingKeys() {
+		v, _ := top[k.Key].(string)
+		if f, newer := k.NewerValues[v]; newer {
+			ptr := "/" + escape(k.Key)
+			l, col := loc.value(ptr)
+			addSince(agy.BehaviourOf(f).Since, "settings/newer-agy", l, col, ptr, fmt.Sprintf("%s %q", k.Key, v))
+		}
+	}
+}
+
+// acpToken warns when the ACP server's settings name an OAuth method and
+// its token is not stored beside the file: a headless session/new then
+// starts a browser sign-in and waits for it. On macOS the server keeps
+// tokens in the Keychain unless AGY_ACP_FORCE_FILE_STORAGE is set, so a
+// missing file proves nothing there and nothing is said.
+func (c *checker) acpToken(path string, root any, loc *locator, add func(string, int, int, string, string)) {
+	top, _ := root.(map[string]any)
+	auth, _ := top["auth"].(map[string]any)
+	t, _ := auth["type"].(string)
+	m, ok := agy.ACPAuthMethodOf(t)
+	if !ok || m.TokenFile == "" || tokensMayBeInKeychain() {
+		return
+	}
+	token := filepath.Join(filepath.Dir(path), m.TokenFile)
+	if _, err := c.stat(token); err == nil {
+		return
+	}
+	l, col := loc.value("/auth/type")
+	add("settings/acp-no-token", l, col, "/auth/type", fmt.Sprintf("auth.type is %q but no %s is stored beside this settings.json: the ACP server's session/new then starts an interactive browser sign-in and waits for it, about %d minutes, so a headless client hangs that long (%s). Sign in once where a browser can open (the ACP authenticate method with %s), or use gemini-api-key for headless runs", t, m.TokenFile, agy.ACPSignInWait/60, agy.ACPTokens(), t))
+}
+
+// tokensMayBeInKeychain reports whether the ACP server may keep its tokens
+// in the macOS Keychain instead of its token files (its default there,
+// unless AGY_ACP_FORCE_FILE_STORAGE is 1, true or yes).
+func tokensMayBeInKeychain() bool {
+	if runtime.GOOS != "darwin" {
+		return false
+	}
+	switch strings.ToLower(os.Getenv("AGY_ACP_FORCE_FILE_STORAGE")) {
+	case "1", "true", "yes":
+		return false
+	}
+	return true
+}
+
+// permission checks one entry of a permission list; add takes the
+// severity of a finding, the rule's own when "".
+func (c *checker) permission(list string, p agy.Permission, addAs func(sev Severity, rule, msg string), addSince func(v agy.Version, rule, msg string)) {
+	add := func(rule, msg string) { addAs(severityOf(rule), rule, msg) }
+	if advice := p.DeprecationAdvice(list); advice != "" {
+		add("settings/deprecated-action", advice)
+	}
+	if p.ZeroCommandWords() {
+		ch := agy.PermissionChangeOf("zero-word-entries")
+		msg := fmt.Sprintf("%q names no command: its target tokenizes to zero command words (time alone, a comment, an empty compound such as ()); agy %s and newer match it against nothing (%s)", p.String(), ch.Since, ch.Source)
+		sev := severityOf("settings/zero-word-entry")
+		if list == "allow" {
+			msg += ", and older builds matched it against every command, auto-approving anything the agent ran"
+			if c.version.Known() && !c.version.AtLeast(ch.Since) {
+				// The files must load on such a build (--agy-version).
+				sev = Error
+				msg += fmt.Sprintf(" — as %s (--agy-version) does", c.version)
+			}
+		}
+		addAs(sev, "settings/zero-word-entry", msg+"; name the command, or delete the entry")
+	}
+	pattern, isPattern := p.Pattern()
+	if !isPattern {
+		if what := p.RegexLookalike(); what != "" {
+			ch := agy.PermissionChangeOf("literal-command-rules")
+			add("settings/literal-pattern", fmt.Sprintf("%q has %s, which only means something in a regular expression, while a command rule matches its text literally since agy %s (%s); if a pattern is meant, write \"command(%s%s)\"", p.String(), what, ch.Since, ch.Source, agy.RegexPrefix, p.Target))
+		}
+		return
+	}
+	b := agy.BehaviourOf(agy.RegexCommandRules)
+	addSince(b.Since, "settings/newer-agy", fmt.Sprintf("the pattern rule %q (older builds read every rule as a pattern, \"regex:\" included, so it matches nothing there)", p.String()))
+	if _, err := regexp.Compile(pattern); err != nil {
+		add("settings/regex-rule", fmt.Sprintf("the pattern of %q does not compile as a regular expression in Go's RE2 syntax, which is what this checks (agy is a Go program; its own engine is undocumented, and if it is RE2 the rule never matches): %v", p.String(), err))
 	}
 }
 
@@ -557,11 +739,36 @@ func (c *checker) commands(root any, loc *locator, add func(string, int, int, st
 func (c *checker) program(prog, ptr string, loc *locator, add func(string, int, int, string, string)) {
 	l, col := loc.value(ptr)
 	switch {
+	case prog == "":
 	case strings.HasPrefix(prog, "~"):
 		add("mcp/tilde-command", l, col, ptr, fmt.Sprintf("the server runs %q: agy starts MCP servers without a shell, so nothing expands ~; write the absolute path", prog))
 	case strings.Contains(prog, "/") && !filepath.IsAbs(prog):
 		add("mcp/relative-command", l, col, ptr, fmt.Sprintf("the server runs %q, a relative path: agy starts MCP servers in whatever folder it was started in; write the absolute path, or a bare name found on PATH", prog))
+	case !c.machine:
+	case filepath.IsAbs(prog):
+		if why := c.notRunnable(prog); why != "" {
+			add("mcp/command-not-found", l, col, ptr, fmt.Sprintf("the server runs %q, which %s here; if it is missing where agy runs too, agy cannot start the server (reference §3); a placeholder such as /ABSOLUTE/PATH/TO/… is meant to be replaced", prog, why))
+		}
+	default:
+		if _, err := c.lookPath(prog); err != nil {
+			add("mcp/command-not-found", l, col, ptr, fmt.Sprintf("the server runs %q, which is not on PATH here; agy looks it up on its own PATH, where it may be missing too (reference §3); use an absolute path or install it", prog))
+		}
 	}
+}
+
+// notRunnable says why an absolute program cannot be run on this machine
+// ("does not exist", "is a folder", "is not executable"), or "".
+func (c *checker) notRunnable(prog string) string {
+	fi, err := c.stat(prog)
+	switch {
+	case err != nil:
+		return "does not exist"
+	case fi.IsDir():
+		return "is a folder"
+	case fi.Mode()&0o111 == 0:
+		return fmt.Sprintf("is not executable (mode %04o)", fi.Mode().Perm())
+	}
+	return ""
 }
 
 // firstWord returns the program a sh -c command line runs.
@@ -674,8 +881,9 @@ type DocumentOptions struct {
 	// on PATH; Mode, when set, for credentials in readable files).
 	Machine bool
 	Mode    fs.FileMode
-	// LookPath as in Options.
+	// LookPath and Stat as in Options.
 	LookPath func(string) (string, error)
+	Stat     func(string) (fs.FileInfo, error)
 	// AgyVersion as in Options: for a rendered document, the config's
 	// agy_version.
 	AgyVersion agy.Version
@@ -688,6 +896,26 @@ type DocumentOptions struct {
 // pointer. Without Machine it runs only the rules that depend on the bytes
 // alone: what render refuses before writing, the same on any machine.
 func Document(path, schemaName string, data []byte, o DocumentOptions) ([]Finding, error) {
+	return NewDocumentChecker().Check(path, schemaName, data, o)
+}
+
+// DocumentChecker lints many documents, as Document does, with what they
+// share built once: each schema is compiled on its first document, not on
+// every one (2,000 skills compiled the skill schema 2,000 times). Not for
+// concurrent use.
+type DocumentChecker struct {
+	c    *checker
+	stat func(string) (fs.FileInfo, error) // newChecker's default
+}
+
+// NewDocumentChecker returns a checker with nothing compiled yet.
+func NewDocumentChecker() *DocumentChecker {
+	c := newChecker(Options{})
+	return &DocumentChecker{c: c, stat: c.stat}
+}
+
+// Check lints one document: see Document.
+func (dc *DocumentChecker) Check(path, schemaName string, data []byte, o DocumentOptions) ([]Finding, error) {
 	k, ok := kindOfSchema(schemaName)
 	if !ok {
 		return nil, fmt.Errorf("lint: no kind of document has the schema %q", schemaName)
@@ -695,8 +923,12 @@ func Document(path, schemaName string, data []byte, o DocumentOptions) ([]Findin
 	if o.LookPath == nil {
 		o.LookPath = exec.LookPath
 	}
-	c := newChecker(Options{LookPath: o.LookPath, AgyVersion: o.AgyVersion})
-	c.machine = o.Machine
+	c := dc.c
+	c.version, c.lookPath, c.machine = o.AgyVersion, o.LookPath, o.Machine
+	c.stat = o.Stat
+	if c.stat == nil {
+		c.stat = dc.stat
+	}
 	out, err := c.check(path, k, data, o.Mode, o.InPlugin)
 	Sort(out)
 	return out, err
@@ -704,7 +936,7 @@ func Document(path, schemaName string, data []byte, o DocumentOptions) ([]Findin
 
 // kindOfSchema is the kind of document a schema describes.
 func kindOfSchema(name string) (kind, bool) {
-	for _, k := range []kind{kindHooks, kindMCP, kindPlugin, kindSkill, kindRule, kindWorkflow, kindAgent, kindCLISettings, kindIDESettings, kindACPSettings, kindUserConfig} {
+	for _, k := range []kind{kindHooks, kindMCP, kindPlugin, kindSkill, kindRule, kindWorkflow, kindAgent, kindCLISettings, kindACPSettings, kindUserConfig} {
 		if schemaName(k) == name {
 			return k, true
 		}

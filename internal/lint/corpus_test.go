@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/lint"
@@ -28,8 +30,12 @@ const corpusRoot = "../../tests/lint"
 //   - mode600.txt: files (relative to the case) to chmod 0600; every other
 //     file is made 0644, since git does not keep modes;
 //   - agy-version.txt: the --agy-version the case is linted with; without
-//     it, none.
-var corpusSidecars = map[string]bool{"want.txt": true, "path.txt": true, "mode600.txt": true, "agy-version.txt": true}
+//     it, none;
+//   - programs.txt: the only absolute paths that exist, as executable
+//     files, for the rules that look at this machine (a hook's program,
+//     the ACP server's token file), one a line (empty: none); without it
+//     every one does.
+var corpusSidecars = map[string]bool{"want.txt": true, "path.txt": true, "mode600.txt": true, "agy-version.txt": true, "programs.txt": true}
 
 func readLines(t *testing.T, path string) ([]string, bool) {
 	t.Helper()
@@ -90,6 +96,17 @@ func runCase(t *testing.T, dir string) ([]string, []lint.Finding) {
 			return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 		}
 	}
+	stat := func(string) (fs.FileInfo, error) { return executable{}, nil }
+	if progs, ok := readLines(t, filepath.Join(dir, "programs.txt")); ok {
+		stat = func(p string) (fs.FileInfo, error) {
+			for _, q := range progs {
+				if q == p {
+					return executable{}, nil
+				}
+			}
+			return nil, &fs.PathError{Op: "stat", Path: p, Err: fs.ErrNotExist}
+		}
+	}
 	var version agy.Version
 	if v, ok := readLines(t, filepath.Join(dir, "agy-version.txt")); ok && len(v) == 1 {
 		var good bool
@@ -97,7 +114,7 @@ func runCase(t *testing.T, dir string) ([]string, []lint.Finding) {
 			t.Fatalf("%s: agy-version.txt: %q is not a version", dir, v[0])
 		}
 	}
-	fs, err := lint.Paths([]string{tmp}, lint.Options{LookPath: look, AgyVersion: version})
+	fs, err := lint.Paths([]string{tmp}, lint.Options{LookPath: look, Stat: stat, AgyVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +124,16 @@ func runCase(t *testing.T, dir string) ([]string, []lint.Finding) {
 	}
 	return got, fs
 }
+
+// executable is what the corpus's Stat finds: an executable file.
+type executable struct{}
+
+func (executable) Name() string       { return "program" }
+func (executable) Size() int64        { return 1 }
+func (executable) Mode() fs.FileMode  { return 0o755 }
+func (executable) ModTime() time.Time { return time.Time{} }
+func (executable) IsDir() bool        { return false }
+func (executable) Sys() any           { return nil }
 
 func checkCase(t *testing.T, dir string) []string {
 	t.Helper()

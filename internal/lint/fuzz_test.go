@@ -13,6 +13,7 @@ func FuzzLintFile(f *testing.F) {
 		`{"h": {"Stop": [{"type": "command", "command": "x", "timeout": 5}]}}`,
 		`{"enabled": true}`, `{"mcpServers": {"a": {"command": 1}}}`, "\xef\xbb\xbf{}", `{"a": 1, "a": 2}`,
 		"---\nname: x\ndescription: y\n---\nbody\n", `{"name": "p", "permissions": []}`,
+		`{"permissions": {"allow": ["command(time)", "command(regex:(?!x)", "unsandboxed", "command(^a$)"]}, "verbosity": "medium"}`,
 	} {
 		for _, name := range []string{"hooks.json", "mcp_config.json", "plugin.json", "settings.json", "SKILL.md"} {
 			f.Add(name, []byte(s))

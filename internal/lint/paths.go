@@ -15,6 +15,8 @@ import (
 type Options struct {
 	// LookPath finds a hook's bare command name; nil means exec.LookPath.
 	LookPath func(string) (string, error)
+	// Stat looks up an absolute command's program; nil means os.Stat.
+	Stat func(string) (fs.FileInfo, error)
 	// BytesOnly skips the rules that depend on this machine (a command on
 	// PATH, a file's mode): what render itself refuses on.
 	BytesOnly bool
@@ -37,9 +39,11 @@ const (
 	kindWorkflow    kind = "workflow"
 	kindAgent       kind = "agent"
 	kindCLISettings kind = "cli-settings"
-	kindIDESettings kind = "ide-settings"
-	kindACPSettings kind = "acp-settings"
-	kindUserConfig  kind = "user-config"
+	// kindSettingsUnread: a workspace settings file agy does not read
+	// (agy.UnreadFiles).
+	kindSettingsUnread kind = "settings-unread"
+	kindACPSettings    kind = "acp-settings"
+	kindUserConfig     kind = "user-config"
 )
 
 // isRoot reports whether a folder name is a workspace customization root.
@@ -148,9 +152,9 @@ func discover(dir string) ([]found, error) {
 			return nil
 		}
 		if k, ok := classify(segs, fileIsPluginDir(filepath.Dir(p))); ok {
-			if d.Name() == "settings.json" {
+			if d.Name() == "settings.json" && k != kindSettingsUnread {
 				switch segs[len(segs)-2] {
-				case "antigravity-cli", ".antigravity", "antigravity-acp":
+				case "antigravity-cli", "antigravity-acp":
 				default:
 					return nil // not a settings file Antigravity reads
 				}
@@ -239,9 +243,10 @@ func classify(segs []string, inPlugin bool) (kind, bool) {
 		}
 		return "", false
 	case "settings.json":
+		if _, ok := agy.UnreadFileAt(parent + "/" + name); ok {
+			return kindSettingsUnread, true
+		}
 		switch parent {
-		case ".antigravity":
-			return kindIDESettings, true
 		case "antigravity-acp":
 			return kindACPSettings, true
 		}

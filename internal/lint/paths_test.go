@@ -35,6 +35,7 @@ func TestDiscovery(t *testing.T) {
 		"ws/.agents/hooks.json",
 		"ws/_agent/hooks.json",
 		"ws/sub/.agent/plugins/q/hooks.json",
+		"ws/.agents/settings.json", // not read: settings/not-read, whatever it holds
 	} {
 		write(t, root, rel, badHooks)
 	}
@@ -44,7 +45,7 @@ func TestDiscovery(t *testing.T) {
 		"ws/hooks.json",                   // not in a customization root
 		"ws/docs/rules/x.md",              // not in a customization root
 		".gemini/config/hooks/hooks.json", // plugins read only the root file
-		"ws/.agents/settings.json",        // the CLI ignores project settings
+		"ws/docs/settings.json",           // not in a customization root
 		".gemini/antigravity-cli/builtin/skills/x/SKILL.md",
 	} {
 		write(t, root, rel, "not linted")
@@ -58,7 +59,7 @@ func TestDiscovery(t *testing.T) {
 		rel, _ := filepath.Rel(root, f.File)
 		files[filepath.ToSlash(rel)] = true
 	}
-	want := []string{".gemini/antigravity/mcp_config.json", ".gemini/config/hooks.json", ".gemini/config/plugins/p/hooks.json", "ws/.agents/hooks.json", "ws/_agent/hooks.json", "ws/sub/.agent/plugins/q/hooks.json"}
+	want := []string{".gemini/antigravity/mcp_config.json", ".gemini/config/hooks.json", ".gemini/config/plugins/p/hooks.json", "ws/.agents/hooks.json", "ws/.agents/settings.json", "ws/_agent/hooks.json", "ws/sub/.agent/plugins/q/hooks.json"}
 	for _, w := range want {
 		if !files[w] {
 			t.Errorf("no finding for %s", w)

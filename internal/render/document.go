@@ -79,7 +79,10 @@ func Pointer(segs ...string) string {
 	var b strings.Builder
 	for _, s := range segs {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s))
+		if strings.ContainsAny(s, "~/") {
+			s = strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+		}
+		b.WriteString(s)
 	}
 	return b.String()
 }

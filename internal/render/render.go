@@ -568,11 +568,10 @@ func (r *renderer) settings() {
 		r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaOf(agy.Settings), JSON: doc, Merge: merge, Origins: org})
 		return
 	}
-	if p, ok := r.l.Path(agy.IDESettings); ok {
-		r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaOf(agy.IDESettings), JSON: doc, Merge: merge, Origins: org})
-		if r.l.Product() == model.ProductBoth {
-			r.warnf(rng, "The CLI ignores project settings", "These settings are written to %s for the IDE; agy CLI 1.2.0 was measured ignoring every project-level permissions file (reference §0.9). Put CLI permissions in a global config.", p)
-		}
+	if r.l.Scope() == model.ScopeWorkspace {
+		// It had a place here once: say why it has none now.
+		ide, _ := agy.RetiredKindOf(agy.IDESettings)
+		r.errorf(rng, "No place for this block", "Scope %q has no settings file agyconf writes: %s; %s.", r.l.Scope(), ide.Why, r.l.Elsewhere(agy.Settings))
 		return
 	}
 	r.noPlace(agy.Settings, rng)

@@ -136,7 +136,11 @@ func TestNoPlace(t *testing.T) {
 		want    []string
 	}{
 		{"ide-has-no-global-settings", "global", model.ProductIDE, []string{"No place for this block", "settings", `scope "global" with product "cli"`}},
-		{"cli-ignores-project-settings", "workspace", model.ProductCLI, []string{"No place for this block", "settings", "layout { settings"}},
+		// .antigravity/settings.json is retired: no product has a
+		// workspace settings file, and the error says why.
+		{"cli-ignores-project-settings", "workspace-settings", model.ProductCLI, []string{"No place for this block", "settings", ".antigravity/settings.json", "layout { settings"}},
+		{"ide-has-no-workspace-settings", "workspace-settings", model.ProductIDE, []string{"No place for this block", "no source shows anything reading", `scope "global" with product "cli"`}},
+		{"both-has-no-workspace-settings", "workspace-settings", model.ProductBoth, []string{"No place for this block", "no source shows anything reading", "layout { settings"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := load(t, tc.config)

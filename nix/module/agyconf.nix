@@ -391,7 +391,7 @@ let
       };
       gcpProject = nullOrStr "Google Cloud project; required for `oauth-business`.";
       gcpLocation = nullOrStr "Google Cloud location; required for `oauth-business`.";
-      configRoot = nullOrStr "Folder, relative to `$HOME`, holding an isolated home's `.gemini` for an ACP server started with `GEMINI_HOME` there.";
+      configRoot = nullOrStr "Folder, relative to `$HOME`, holding an isolated home's `.gemini` for an ACP server started with `GEMINI_HOME=$HOME/<configRoot>/.gemini`, which the server honours as its Gemini home.";
     };
   };
 
@@ -934,7 +934,7 @@ in
       example = {
         skills = ".gemini/antigravity-cli/skills";
       };
-      description = "Path overrides relative to `$HOME`, keyed by artifact (`mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `ide_settings`, `acp_settings`, `user_config`).";
+      description = "Path overrides relative to `$HOME`, keyed by artifact (`mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `acp_settings`, `user_config`; `ide_settings` is retired and refused).";
     };
 
     tools = mkOption {

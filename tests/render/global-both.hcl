@@ -133,7 +133,7 @@ workflow "bare" {
 permissions {
   allow = ["command(git *)", "read_file", "mcp(github/*)"]
   ask   = ["command(git push *)", "write_file(/etc/*)"]
-  deny  = ["command(rm -rf *)", "unsandboxed", "execute_url"]
+  deny  = ["command(rm -rf *)", "read_file(/root/*)", "execute_url"]
 }
 
 shared_permissions {
@@ -149,7 +149,7 @@ settings {
   statusLine              = { type = "command", command = "agy-status" }
   trustedWorkspaces       = ["/home/me/src"]
   colorScheme             = "dark"
-  altScreenMode           = "auto"
+  altScreenMode           = "always"
   model                   = "gemini-pro"
   futureKnob              = { nested = [1, 2.5, "three", false] }
 }

@@ -45,10 +45,6 @@ agent "helper" {
   body        = "Help."
   tools       = []
 }
-permissions {
-  allow = ["command(go test *)"]
-  ask   = ["write_file"]
-}
 plugin "local" {
   skill "lint" {
     description = "Lint"

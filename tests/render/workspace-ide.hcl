@@ -2,5 +2,4 @@ agyconf {
   scope   = "workspace"
   product = "ide"
 }
-permissions { deny = ["read_url(http://*)"] }
-settings { agentMode = "default" }
+workflow "release" { body = "Tag and push." }

@@ -168,7 +168,6 @@ in
       global_rules = ".config/agy/GEMINI.md";
       workflows = ".config/agy/workflows";
       settings = ".config/agy/settings.json";
-      ide_settings = ".config/agy/ide-settings.json";
       acp_settings = ".config/agy/acp-settings.json";
       user_config = ".config/agy/config.json";
     };
@@ -289,8 +288,20 @@ in
       };
       trustedWorkspaces = [ "/home/me/src" ];
       colorScheme = "dark";
-      altScreenMode = "auto";
+      altScreenMode = "always";
       model = "gemini-pro";
+      verbosity = "medium";
+      runningLightSpeed = "slow";
+      editor = "vim";
+      notifications = true;
+      showTips = false;
+      showFeedbackSurvey = false;
+      enableTelemetry = false;
+      useG1Credits = false;
+      copyOnSelect = false;
+      pickerGrouping = "workspace";
+      modelProvider = "gemini";
+      queuedMessages = { whenIdle = true; };
     };
     acp = {
       authType = "oauth-business";

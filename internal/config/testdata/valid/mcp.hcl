@@ -15,7 +15,6 @@ agyconf {
     global_rules = ".config/agy/GEMINI.md"
     workflows    = ".config/agy/workflows"
     settings     = ".config/agy/settings.json"
-    ide_settings = ".config/agy/ide-settings.json"
     acp_settings = ".config/agy/acp-settings.json"
   }
 }

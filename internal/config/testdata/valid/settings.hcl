@@ -4,7 +4,7 @@
 permissions {
   allow = ["command(git *)", "read_file", "mcp(github)"]
   ask   = ["write_file(/etc/*)", "read_url(https://*)"]
-  deny  = ["command(rm -rf *)", "unsandboxed", "execute_url"]
+  deny  = ["command(rm -rf *)", "read_file(/root/*)", "execute_url"]
 }
 
 settings {
@@ -16,7 +16,7 @@ settings {
   statusLine              = { type = "command", command = "agy-status", padding = 1 }
   trustedWorkspaces       = ["/home/me/src", "/home/me/work"]
   colorScheme             = "dark"
-  altScreenMode           = "auto"
+  altScreenMode           = "always"
   model                   = "gemini-pro"
   futureKnob              = { nested = [1, 2.5, "three", null, false] }
   description             = jsonencode({ b = 1, a = [true] })

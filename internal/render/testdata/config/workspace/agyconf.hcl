@@ -47,10 +47,6 @@ workflow "release" {
   body = "Tag and push."
 }
 
-permissions {
-  allow = ["command(go test *)"]
-}
-
 plugin "project-tools" {
   skill "lint" {
     description = "Lint the project"

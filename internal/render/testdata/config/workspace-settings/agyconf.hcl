@@ -1,0 +1,8 @@
+agyconf {
+  scope   = "workspace"
+  product = "ide"
+}
+
+permissions {
+  allow = ["command(go test *)"]
+}
