@@ -257,9 +257,7 @@ func (im *importer) run() {
 			im.cfg.Hooks = im.hooks(p, doc)
 		}
 	}
-	if p, ok := im.l.Path(agy.Skills); ok {
-		im.cfg.Skills = im.skills(p, "skills")
-	}
+	im.skillDirs()
 	if p, ok := im.l.Path(agy.Rules); ok {
 		im.cfg.Rules = im.rules(p, "rules")
 	}
@@ -269,6 +267,7 @@ func (im *importer) run() {
 	if p, ok := im.l.Path(agy.Agents); ok {
 		im.cfg.Agents = im.agents(p, "agents")
 	}
+	im.readings()
 	im.workflowDirs()
 	im.settingsFile()
 	im.userConfigFile()
@@ -288,6 +287,31 @@ func (im *importer) run() {
 	}
 	im.recognise()
 	sortConfig(im.cfg)
+}
+
+// readings reports the files at the places of agy's table that agyconf
+// only reads (agy.Reading): they stay the user's, as they are.
+func (im *importer) readings() {
+	for _, k := range agy.Kinds() {
+		for _, r := range k.Reads {
+			if r.Scope != im.opts.Scope {
+				continue
+			}
+			why := r.Why
+			if r.Feature != "" {
+				why = fmt.Sprintf("agy reads it since %s (%s), but %s; it stays as it is, yours", agy.BehaviourOf(r.Feature).Since, r.Source, r.Why)
+			}
+			if !k.Folder {
+				if im.exists(r.Path) {
+					im.skip(r.Path, "", "%s", why)
+				}
+				continue
+			}
+			for _, e := range im.listDir(r.Path) {
+				im.skip(join(r.Path, e.Name()), "", "%s", why)
+			}
+		}
+	}
 }
 
 func (im *importer) abs(rel string) string {

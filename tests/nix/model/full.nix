@@ -140,6 +140,12 @@ let
     commandExecutionPolicy = "ask";
     hidden = true;
     inheritMcp = false;
+    plugins = [ "team-tools" ];
+    rules = [ "../../rules/style.md" ];
+    agents = [ "librarian" ];
+    hooks = [ "hooks.json" ];
+    inheritCustomizations = false;
+    excludeDefaultComponents = true;
     extra = {
       effort = "high";
       routing.prefer = [ "pro" ];
@@ -190,6 +196,8 @@ in
         description = "Write release notes";
         body = "Collect merged PRs since \${LAST_TAG}; skip %{draft} ones.";
         source = null;
+        icon = "📝";
+        disableSlashCommand = true;
       };
       lookup = {
         description = "Look things up in the team docs";
@@ -244,6 +252,8 @@ in
           description = "Team triage";
           body = "Label the issue.";
           source = null;
+          icon = "🏷️";
+          disableSlashCommand = false;
         };
         docs-lookup = {
           description = "Answer from the team docs";
