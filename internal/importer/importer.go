@@ -136,6 +136,24 @@ type Result struct {
 	secretFiles map[string]string
 }
 
+// UnparsableError is an Import that read a live JSON file it cannot parse,
+// as render would refuse to merge into it: each file with the position
+// and message render gives. Nothing is imported, so that a config is never
+// written without what such a file holds.
+type UnparsableError struct{ Files []error }
+
+func (e *UnparsableError) Error() string {
+	var b strings.Builder
+	for i, f := range e.Files {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(f.Error())
+	}
+	b.WriteString("; import writes a config only from files it can read (render refuses to merge into them too): fix or move aside what does not parse, then import again")
+	return b.String()
+}
+
 // maxLiveFile bounds a live file read, the bound render and validate use.
 const maxLiveFile = 16 << 20
 
@@ -144,6 +162,9 @@ type importer struct {
 	l     layout.Layout
 	cfg   *model.Config
 	items []Item
+	// unparsable are the live JSON files that do not parse as agy reads
+	// them: Import fails with all of them.
+	unparsable []error
 	files map[string]File
 	// need is the oldest agy build that loads what was imported (a newer
 	// event, prompt handlers): the config's agy_version.
@@ -226,6 +247,9 @@ func Import(opts Options) (*Result, error) {
 		}
 		return a.Unit < b.Unit
 	})
+	if len(im.unparsable) > 0 {
+		return nil, &UnparsableError{Files: im.unparsable}
+	}
 	if opts.Out == "" {
 		im.files = nil
 	}
@@ -360,15 +384,9 @@ func (im *importer) readJSON(rel, schemaName string) (any, bool) {
 	}
 	t, err := jsonmerge.Read(data, jsonmerge.AgySyntax(schemaName))
 	if err != nil {
-		var se *jsonmerge.SyntaxError
-		line, col, msg := 1, 1, err.Error()
-		if errors.As(err, &se) {
-			line, col, msg = se.Pos.Line, se.Pos.Column, se.Msg
-		}
-		if se != nil && se.Problem == jsonmerge.ProblemBOM {
-			msg = "a UTF-8 byte order mark, which agy's JSON loader refuses here (the file is dropped)"
-		}
-		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: "does not parse: " + msg})
+		// render refuses to merge into such a file, with this message:
+		// a config imported without it would not be the truth.
+		im.unparsable = append(im.unparsable, fmt.Errorf("%s: %w", rel, err))
 		return nil, false
 	}
 	return t.Value(), true

@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -766,6 +767,8 @@ func TestImportMemPalaceBash(t *testing.T) {
 	decodeRender(t, res, t.TempDir())
 }
 
+// TestImportParseError: a live file that does not parse fails the import
+// with the position and message render gives, and nothing is imported.
 func TestImportParseError(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, ".gemini", "config")
@@ -776,12 +779,13 @@ func TestImportParseError(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductBoth})
-	if err != nil {
-		t.Fatal(err)
+	var ue *UnparsableError
+	if !errors.As(err, &ue) || res != nil {
+		t.Fatalf("got %v, %v; want an UnparsableError and no result", res, err)
 	}
-	want := "not imported: .gemini/config/hooks.json:3:15: does not parse: trailing comma before '}'; JSON does not allow one"
-	if len(res.Items) != 1 || res.Items[0].String() != want {
-		t.Errorf("got %v, want %q", res.Items, want)
+	want := ".gemini/config/hooks.json: 3:15: trailing comma before '}'; JSON does not allow one"
+	if len(ue.Files) != 1 || ue.Files[0].Error() != want {
+		t.Errorf("got %v, want %q", ue.Files, want)
 	}
 }
 
