@@ -203,6 +203,10 @@ let
       ) (s.oauth or null);
       disabled = if s.disabled or false then true else null;
       disabled_tools = map esc (s.disabledTools or [ ]);
+      enabled_tools = map esc (s.enabledTools or [ ]);
+      timeout_seconds = s.timeoutSeconds or null;
+      tool = mapAttrs (_: t: { inherit (t) eager; }) (s.tools or { });
+      extra = escValue (s.extra or { });
       secret_mode = s.secretMode or null;
     };
 
@@ -279,6 +283,7 @@ let
       inherit_mcp = a.inheritMcp or null;
       inherit_customizations = a.inheritCustomizations or null;
       exclude_default_components = a.excludeDefaultComponents or null;
+      extra = escValue (a.extra or { });
     };
 
   workflow =
@@ -306,8 +311,9 @@ let
       components path p
       // {
         description = mapNullable esc (p.description or null);
-        disabled = if p.disabled or false then true else null;
-        logo = mapNullable esc (p.logo or null);
+        enabled = p.enabled or null;
+        extra = escValue (p.extra or { });
+        allow_extra = if p.allowExtra or false then true else null;
       }
     );
 
@@ -376,6 +382,7 @@ let
       workflow = mapAttrs (_: workflow) (cfg.workflows or { });
       plugin = mapToAttrs (n: plugin (sub "${root}.plugins" n)) (cfg.plugins or { });
       permissions = permissions (cfg.permissions or { });
+      shared_permissions = permissions (cfg.sharedPermissions or { });
       settings = mapAttrs (_: escValue) (cfg.settings or { });
       acp = mapNullable acp (cfg.acp or null);
       inherit harness;

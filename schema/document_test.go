@@ -27,19 +27,20 @@ import (
 // documentSchemas are the schemas of the files Antigravity reads, and
 // whether their documents are JSON or markdown with YAML frontmatter.
 var documentSchemas = map[string]string{
-	render.SchemaOf(agy.MCPConfig): ".json",
-	render.SchemaOf(agy.Hooks):     ".json",
-	render.SchemaOf(agy.Plugins):   ".json",
-	render.SchemaOf(agy.Skills):    ".md",
-	render.SchemaOf(agy.Rules):     ".md",
-	render.SchemaOf(agy.Agents):    ".md",
-	render.SchemaOf(agy.Workflows): ".md",
-	render.SchemaOf(agy.Settings):  ".json",
-	"acp-settings":                 ".json",
-	schema.State:                   ".json",
-	schema.StateV1:                 ".json",
-	schema.StateV2:                 ".json",
-	schema.StateV3:                 ".json",
+	render.SchemaOf(agy.MCPConfig):  ".json",
+	render.SchemaOf(agy.Hooks):      ".json",
+	render.SchemaOf(agy.Plugins):    ".json",
+	render.SchemaOf(agy.Skills):     ".md",
+	render.SchemaOf(agy.Rules):      ".md",
+	render.SchemaOf(agy.Agents):     ".md",
+	render.SchemaOf(agy.Workflows):  ".md",
+	render.SchemaOf(agy.Settings):   ".json",
+	"acp-settings":                  ".json",
+	render.SchemaOf(agy.UserConfig): ".json",
+	schema.State:                    ".json",
+	schema.StateV1:                  ".json",
+	schema.StateV2:                  ".json",
+	schema.StateV3:                  ".json",
 }
 
 func newValidator(t *testing.T) *schema.Validator {

@@ -141,3 +141,38 @@ func Example(name string) (map[string]any, error) {
 	}
 	return doc.Examples[0], nil
 }
+
+// Properties lists the property names the named schema declares on the
+// object schema at the JSON pointer ptr ("" for the root, "/$defs/server"
+// for a definition), sorted: what agyconf knows of a document's members,
+// against which lint reports the members it does not know.
+func Properties(name, ptr string) ([]string, error) {
+	src, err := Source(name)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(src, &v); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	if ptr != "" {
+		for _, seg := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("schema %s: no object at %s", name, ptr)
+			}
+			v = m[strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")]
+		}
+	}
+	m, _ := v.(map[string]any)
+	props, ok := m["properties"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("schema %s: no properties at %q", name, ptr)
+	}
+	out := make([]string, 0, len(props))
+	for k := range props {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out, nil
+}

@@ -13,6 +13,16 @@ type Feature string
 const (
 	// PromptHandlers: hook handlers of type "prompt".
 	PromptHandlers Feature = "hooks/prompt-handler"
+	// MCPURL: a remote server's address in url, beside serverUrl.
+	MCPURL Feature = "mcp/url"
+	// MCPTimeoutSeconds: a server's launch timeout, timeoutSeconds.
+	MCPTimeoutSeconds Feature = "mcp/timeout-seconds"
+	// MCPEnabledTools: a server's allowlist of tools, enabledTools.
+	MCPEnabledTools Feature = "mcp/enabled-tools"
+	// MCPToolLoading: per-tool settings of a server, tools.<tool>.eager.
+	MCPToolLoading Feature = "mcp/tool-loading"
+	// MCPPluginServerNames: a plugin's MCP servers named <plugin>_<server>.
+	MCPPluginServerNames Feature = "mcp/plugin-server-names"
 	// MCPComments, MCPTrailingCommas, MCPBOM: what agy's reader of
 	// mcp_config.json accepts beyond strict JSON.
 	MCPComments       Feature = "mcp/comments"
@@ -59,6 +69,16 @@ type Behaviour struct {
 func behaviours() []Behaviour {
 	return []Behaviour{
 		{Feature: PromptHandlers, Summary: `hook handlers with "type": "prompt" (a model call instead of a command)`, Since: V(1, 1, 25), Source: Source{Probe, "1.1.25 and 1.1.26 (reference §0.5); unknown to older builds, which drop the whole hooks.json"}},
+		{Feature: MCPURL, Summary: "a remote MCP server's address in `url` as well as `serverUrl` (agyconf writes serverUrl)", Since: V(1, 0, 5),
+			Source: Source{Changelog, "1.0.5 (url in mcp_config.json; Antigravity 2.0 v2.1.4); an older build ignores url, and the server connects nowhere"}},
+		{Feature: MCPTimeoutSeconds, Summary: "`timeoutSeconds` on an MCP server: how long agy waits for it to launch, -1 for no limit", Since: V(1, 0, 7),
+			Source: Source{Changelog, "1.0.7 (a configurable launch timeout, -1 disables it); the field is first named timeoutSeconds in 1.1.16. The earlier version is used: a build in between that ignores the field starts the server with its default timeout, and no live file is called wrong for it"}},
+		{Feature: MCPEnabledTools, Summary: "`enabledTools` on an MCP server: the tools agy offers, all others hidden", Since: V(1, 1, 16),
+			Source: Source{Changelog, "1.1.16 (the /mcp panel keeps enabledTools, written by newer clients); an older build ignores it and offers every tool of the server"}},
+		{Feature: MCPToolLoading, Summary: "per-tool settings of an MCP server, `tools.<tool>.eager` (load the tool's declaration at startup)", Since: V(1, 1, 16),
+			Source: Source{Changelog, "1.1.16 names tools.eager; the per-tool shape tools.<tool>.eager is a third-party reading (an mcp_config.json written by Antigravity with tools.<name>.eager and .background), the only one under which writing it cannot cost the server"}},
+		{Feature: MCPPluginServerNames, Summary: "a plugin's MCP server is named `<plugin>_<server>`: permission entries `mcp(<plugin>_<server>/…)` name it so", Since: V(1, 2, 2),
+			Source: Source{Changelog, "1.2.2 (\"automatically namespacing plugin MCP servers as <plugin>_<server>\", so that they no longer collide); that permission rules and hook matchers follow the name is a third-party reading (antigravity-2026-12.md §2). An older build knows the server by its own name, so the namespaced entry matches nothing there, and the bare one matches nothing from 1.2.2 on"}},
 		{Feature: RegexCommandRules, Summary: `command(regex:PATTERN) permission rules, matched as a regular expression; older builds read every rule as a pattern, "regex:" included, so the rule matches nothing there`, Since: V(1, 0, 13), Source: Source{Changelog, "1.0.13 (command rules literal by default, a regex: prefix opts in); the command(regex:…) form as the permissions docs write it, quoted by third parties"}},
 		{Feature: VerbosityMedium, Summary: `verbosity "medium" in settings.json; an older build does not know the value, and before 1.1.20 an unrecognized setting value could make it overwrite settings.json with defaults`, Since: V(1, 2, 10), Source: Source{Changelog, "1.2.10 (medium verbosity); 1.1.20 (settings.json no longer overwritten over an unrecognized value)"}},
 		{Feature: MCPComments, Summary: "`//` and `/* */` comments in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (\"Fixed MCP configuration parsing failing when mcp_config.json contains single-line (//) comments, multi-line (/* */) comments, or trailing commas\"); older builds refuse the file at startup"}},
@@ -78,6 +98,10 @@ func behaviours() []Behaviour {
 		{Feature: GlobalRuleSources, Summary: "global rules read from ~/.gemini/config/rules/, ~/.gemini/AGENTS.md, ~/.gemini/config/AGENTS.md and ~/.gemini/config/GEMINI.md, besides ~/.gemini/GEMINI.md", Since: V(1, 2, 15), Source: Source{ThirdParty, "a reading of the CLI 1.2.15 changelog (reference 2026-12 §7); third-party installers write ~/.gemini/config/rules/"}},
 	}
 }
+
+// PluginServerName is what agy 1.2.2 and newer call the MCP server server
+// of the plugin plugin (MCPPluginServerNames).
+func PluginServerName(plugin, server string) string { return plugin + "_" + server }
 
 // Behaviours lists every version-dependent behaviour.
 func Behaviours() []Behaviour { return slices.Clone(behaviourTable()) }

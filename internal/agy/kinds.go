@@ -46,6 +46,7 @@ const (
 	Workflows          KindID = "workflows"
 	Settings           KindID = "settings"
 	ACPSettings        KindID = "acp_settings"
+	UserConfig         KindID = "user_config"
 	// IDESettings is retired: see retiredKinds.
 	IDESettings KindID = "ide_settings"
 )
@@ -197,6 +198,17 @@ func kinds() []Kind {
 		{ID: ACPSettings, Summary: "the ACP server's settings", Schema: "acp-settings", Shared: true,
 			Places: Places{ScopeGlobal: {ProductCLI: {".gemini/antigravity-acp/settings.json"}, ProductBoth: {".gemini/antigravity-acp/settings.json"}}},
 			Source: Source{Survey, "seed 002 §3.3"}},
+		{ID: UserConfig, Summary: "the user config the CLI shares with Antigravity 2.0: plugin enablement and shared permission grants", Schema: "user-config", Shared: true,
+			// Both keys are third-party readings of a file agy writes
+			// itself: plugins.<name>.enabled (a read-only survey of a
+			// 1.1.11 install, and an installer that sets it), and
+			// userSettings.globalPermissionGrants (a probe of 1.1.12, the
+			// "Shared with Antigravity" scope of /permissions). The file is
+			// in the home whatever the product; project grants, in
+			// ~/.gemini/config/projects/<uuid>.json under a uuid agy
+			// assigns, have no place agyconf can find (docs/config.md).
+			Places: Places{ScopeGlobal: same(".gemini/config/config.json")},
+			Source: Source{Changelog, "1.1.11 (plugin enablement lives only in config.json, seeded once from each manifest), 1.1.28 (uninstall removes the plugin's entry), 1.0.5 (permissions shared with Antigravity merged into the CLI's); key layout: third-party probes of 1.1.11 and 1.1.12"}},
 	}
 }
 

@@ -74,9 +74,12 @@ type mergeTarget struct {
 	path   string
 	schema string
 	parent []string // render.Merge.Parent
-	items  bool     // settings: permissions.allow/ask/deny items
-	dflts  []string
-	cands  []entry
+	items  bool     // allow/ask/deny items, in the lists at itemsAt
+	// itemsAt is the object holding the permission lists: permissions,
+	// or config.json's userSettings.globalPermissionGrants.
+	itemsAt []string
+	dflts   []string
+	cands   []entry
 	// concurrent is a member agy adds between agyconf's decision and its
 	// write (path, value): the write must keep it.
 	concurrent []string
@@ -106,7 +109,7 @@ var hooksTarget = mergeTarget{
 }
 
 var settingsTarget = mergeTarget{
-	path: "cfg/settings.json", schema: render.SchemaOf(agy.Settings), items: true, dflts: []string{"model"},
+	path: "cfg/settings.json", schema: render.SchemaOf(agy.Settings), items: true, itemsAt: []string{"permissions"}, dflts: []string{"model"},
 	concurrent: []string{"addedByAgy"}, concValue: `["/src/added-by-agy"]`,
 	cands: []entry{
 		{name: "command(git *)", list: "allow"},
@@ -116,6 +119,22 @@ var settingsTarget = mergeTarget{
 		{name: "model", json: `"gemini-3-pro"`, dflt: true},
 		{name: "toolPermission", json: `"request-review"`},
 		{name: "statusLine", json: `{"enabled":true,"format":"{model}"}`},
+	},
+}
+
+// userConfigTarget is ~/.gemini/config/config.json: plugin entries under
+// plugins, grants in userSettings.globalPermissionGrants.
+var userConfigTarget = mergeTarget{
+	path: "cfg/config.json", schema: render.SchemaOf(agy.UserConfig), parent: []string{"plugins"},
+	items: true, itemsAt: []string{"userSettings", "globalPermissionGrants"},
+	concurrent: []string{"plugins", "added-by-agy"}, concValue: `{"enabled":true}`,
+	cands: []entry{
+		{name: "tools", json: `{"enabled":false}`},
+		{name: "docs", json: `{"enabled":true}`},
+		{name: "command(ls)", list: "allow"},
+		{name: "command(rm -rf *)", list: "deny"},
+		{name: "a/b~c é", json: `{"enabled":false}`},
+		{name: "mcp(github/*)", list: "ask"},
 	},
 }
 
@@ -192,17 +211,23 @@ func (tg *mergeTarget) doc(t *testing.T, es []entry) *render.Document {
 		mode = render.ModeSecret
 	}
 	d := &render.Document{Path: tg.path, Mode: mode, Schema: tg.schema, Merge: &render.Merge{Parent: tg.parent, Defaults: tg.dflts}}
+	root := members
+	if len(tg.parent) > 0 {
+		root = map[string]any{tg.parent[0]: members}
+	}
 	if tg.items {
-		d.Merge.Items = [][]string{{"permissions", "allow"}, {"permissions", "ask"}, {"permissions", "deny"}}
+		for _, l := range permLists {
+			d.Merge.Items = append(d.Merge.Items, append(slices.Clone(tg.itemsAt), l))
+		}
 		if len(perms) > 0 {
-			members["permissions"] = perms
+			var v any = perms
+			for i := len(tg.itemsAt) - 1; i > 0; i-- {
+				v = map[string]any{tg.itemsAt[i]: v}
+			}
+			root[tg.itemsAt[0]] = v
 		}
 	}
-	if len(tg.parent) > 0 {
-		d.JSON = map[string]any{tg.parent[0]: members}
-	} else {
-		d.JSON = members
-	}
+	d.JSON = root
 	return d
 }
 
@@ -214,7 +239,7 @@ var (
 
 func fuzzValidator(t *testing.T) *schema.Validator {
 	validatorOnce.Do(func() {
-		validator, validatorErr = schema.NewValidator(render.SchemaOf(agy.MCPConfig), render.SchemaOf(agy.Hooks), render.SchemaOf(agy.Settings))
+		validator, validatorErr = schema.NewValidator(render.SchemaOf(agy.MCPConfig), render.SchemaOf(agy.Hooks), render.SchemaOf(agy.Settings), render.SchemaOf(agy.UserConfig))
 	})
 	if validatorErr != nil {
 		t.Fatal(validatorErr)
@@ -405,7 +430,7 @@ func checkMerged(t *testing.T, tg *mergeTarget, orig, out *jsonmerge.Doc, cur, p
 			continue
 		case len(scope) == 0 && named["\x00"+k]:
 			continue
-		case tg.items && k == "permissions" && anyItems(named):
+		case tg.items && k == tg.itemsAt[0] && anyItems(named):
 			continue
 		}
 		want, _ := canon(t, orig, k)
@@ -427,27 +452,31 @@ func checkMerged(t *testing.T, tg *mergeTarget, orig, out *jsonmerge.Doc, cur, p
 			}
 		}
 	}
-	// Permission lists: foreign items stay, in order; other keys of
-	// permissions stay.
+	// Permission lists: foreign items stay, in order; every other key on
+	// the way to them stays.
+	at := func(segs ...string) []string { return append(slices.Clone(tg.itemsAt), segs...) }
 	if tg.items && orig != nil && anyItems(named) {
-		for _, k := range orig.Keys("permissions") {
-			if slices.Contains(permLists, k) {
-				continue
-			}
-			want, _ := canon(t, orig, "permissions", k)
-			got, ok := canon(t, out, "permissions", k)
-			if !ok || got != want {
-				t.Fatalf("foreign key permissions/%s: was %s, now %s", k, want, got)
+		for i := 1; i <= len(tg.itemsAt); i++ {
+			p := tg.itemsAt[:i]
+			for _, k := range orig.Keys(p...) {
+				if (i < len(tg.itemsAt) && k == tg.itemsAt[i]) || (i == len(tg.itemsAt) && slices.Contains(permLists, k)) {
+					continue
+				}
+				want, _ := canon(t, orig, append(slices.Clone(p), k)...)
+				got, ok := canon(t, out, append(slices.Clone(p), k)...)
+				if !ok || got != want {
+					t.Fatalf("foreign key %s/%s: was %s, now %s", strings.Join(p, "/"), k, want, got)
+				}
 			}
 		}
 		for _, l := range permLists {
-			was, err := orig.ArrayStrings("permissions", l)
+			was, err := orig.ArrayStrings(at(l)...)
 			if err != nil {
 				continue // refused, had a plan added to it
 			}
-			now, err := out.ArrayStrings("permissions", l)
+			now, err := out.ArrayStrings(at(l)...)
 			if err != nil {
-				t.Fatalf("permissions/%s no longer a list of strings: %v", l, err)
+				t.Fatalf("%s/%s no longer a list of strings: %v", strings.Join(tg.itemsAt, "/"), l, err)
 			}
 			var foreign []string
 			for _, s := range was {
@@ -462,16 +491,16 @@ func checkMerged(t *testing.T, tg *mergeTarget, orig, out *jsonmerge.Doc, cur, p
 				}
 			}
 			if !slices.Equal(foreign, kept) {
-				t.Fatalf("foreign items of permissions/%s: were %q, now %q", l, foreign, kept)
+				t.Fatalf("foreign items of %s/%s: were %q, now %q", strings.Join(tg.itemsAt, "/"), l, foreign, kept)
 			}
 		}
 	}
 	// The current plan's entries.
 	for _, e := range cur {
 		if e.list != "" {
-			now, err := out.ArrayStrings("permissions", e.list)
+			now, err := out.ArrayStrings(at(e.list)...)
 			if err != nil || !slices.Contains(now, e.name) {
-				t.Fatalf("item %q missing from permissions/%s: %q, %v", e.name, e.list, now, err)
+				t.Fatalf("item %q missing from %s/%s: %q, %v", e.name, strings.Join(tg.itemsAt, "/"), e.list, now, err)
 			}
 			continue
 		}
@@ -496,13 +525,13 @@ func checkMerged(t *testing.T, tg *mergeTarget, orig, out *jsonmerge.Doc, cur, p
 			continue
 		}
 		if e.list != "" {
-			now, _ := out.ArrayStrings("permissions", e.list)
+			now, _ := out.ArrayStrings(at(e.list)...)
 			var was []string
 			if orig != nil {
-				was, _ = orig.ArrayStrings("permissions", e.list)
+				was, _ = orig.ArrayStrings(at(e.list)...)
 			}
 			if slices.Contains(now, e.name) != slices.Contains(was, e.name) {
-				t.Fatalf("dropped item %q: in permissions/%s before agyconf %v, now %v", e.name, e.list, slices.Contains(was, e.name), slices.Contains(now, e.name))
+				t.Fatalf("dropped item %q: in %s/%s before agyconf %v, now %v", e.name, strings.Join(tg.itemsAt, "/"), e.list, slices.Contains(was, e.name), slices.Contains(now, e.name))
 			}
 			continue
 		}
@@ -559,6 +588,15 @@ func mergeSeeds(tg *mergeTarget) []string {
 			`{"mcpServers":{"a/b~c \u00e9":{"command":"x"}}}`,
 			"{\n  // servers\n  \"mcpServers\": {\n    // GitHub\n    \"github\": {\"command\": \"gh\", /* args */ \"args\": [\"mcp\",], \"env\": {\"GITHUB_TOKEN\": \"x\"},},\n    \"fs\": {\"command\": \"npx\"}, // theirs\n  },\n}\n",
 		)
+	case userConfigTarget.path:
+		return append(common,
+			`{"plugins":{},"userSettings":{}}`,
+			`{"plugins":{"mine":{"enabled":true},"tools":{"enabled":true}},"userSettings":{"artifactReviewMode":"X","globalPermissionGrants":{"allow":["command(git status)","command(ls)"],"deny":[]}},"remoteControl":{"enabled":true}}`,
+			`{"plugins":{"tools":{"enabled":false,"installedFrom":"builtin"}}}`,
+			`{"plugins":[]}`, `{"plugins":{"tools":true}}`, `{"userSettings":[]}`,
+			`{"userSettings":{"globalPermissionGrants":{"allow":"x"}}}`,
+			`{"userSettings":{"globalPermissionGrants":{"allow":["read_file","read_file"],"extra":{"a":1}}}}`,
+		)
 	case hooksTarget.path:
 		return append(common,
 			`{"mine":{"enabled":true,"Stop":[{"type":"command","command":"true","timeout":30}]}}`,
@@ -592,6 +630,13 @@ func FuzzMergeMCPConfig(f *testing.F) {
 	addMergeSeeds(f, &mcpTarget)
 	f.Fuzz(func(t *testing.T, live []byte, selA, selB, flags uint8) {
 		fuzzMerge(t, &mcpTarget, live, selA, selB, flags)
+	})
+}
+
+func FuzzMergeUserConfig(f *testing.F) {
+	addMergeSeeds(f, &userConfigTarget)
+	f.Fuzz(func(t *testing.T, live []byte, selA, selB, flags uint8) {
+		fuzzMerge(t, &userConfigTarget, live, selA, selB, flags)
 	})
 }
 

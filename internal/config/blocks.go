@@ -168,9 +168,15 @@ var mcpServerSchema = &hcl.BodySchema{
 		{Name: "command"}, {Name: "args"}, {Name: "env"}, {Name: "cwd"},
 		{Name: "server_url"}, {Name: "headers"}, {Name: "auth_provider_type"},
 		{Name: "disabled"}, {Name: "disabled_tools"}, {Name: "secret_mode"},
+		{Name: "enabled_tools"}, {Name: "timeout_seconds"},
 		{Name: "enabled"}, {Name: "url"}, {Name: "serverUrl"}, {Name: "httpUrl"}, {Name: "http_url"},
+		{Name: "tools"}, {Name: "timeout"}, {Name: "extra"},
 	},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "oauth"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "oauth"}, {Type: "tool", LabelNames: []string{"name"}}},
+}
+
+var mcpToolSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "eager"}},
 }
 
 var oauthSchema = &hcl.BodySchema{
@@ -240,6 +246,10 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 			srv.DisabledTools = tools
 		}
 	}
+	d.decodeServerTools(srv, c)
+	if attr := at["extra"]; attr != nil {
+		srv.Extra = d.decodeExtra(attr, agy.MCPServerEntry)
+	}
 	var oauthBlock *hcl.Block
 	for _, ob := range c.Blocks.OfType("oauth") {
 		if oauthBlock != nil {
@@ -289,6 +299,82 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 		return nil
 	}
 	return srv
+}
+
+// decodeServerTools decodes what a server says about its tools and its
+// launch: enabled_tools, timeout_seconds and tool blocks, each read only by
+// newer agy builds (internal/agy's table).
+func (d *decoder) decodeServerTools(srv *model.MCPServer, c *hcl.BodyContent) {
+	at := c.Attributes
+	if attr := at["tools"]; attr != nil {
+		d.errorf(attr.NameRange, "Unsupported argument", "Write each tool's settings as a block: tool \"NAME\" { eager = true }, written as tools.NAME.eager.")
+	}
+	if attr := at["timeout"]; attr != nil {
+		d.errorf(attr.NameRange, "Unsupported argument", "agy reads a server's launch timeout as timeoutSeconds: write timeout_seconds (-1 for no limit).")
+	}
+	if attr := at["enabled_tools"]; attr != nil {
+		if tools, ok := d.strList(attr); ok && d.newer(attr.NameRange, agy.MCPEnabledTools, "enabled_tools") {
+			srv.EnabledTools = tools
+		}
+		if dt := at["disabled_tools"]; dt != nil {
+			d.errorf(dt.NameRange, "Conflicting arguments", "Write one of enabled_tools (the only tools agy offers) and disabled_tools (the tools it hides), not both: no source says how agy combines the two lists.")
+		}
+	}
+	if attr := at["timeout_seconds"]; attr != nil {
+		if n, ok := d.integer(attr, -1, 1<<31-1); ok {
+			switch {
+			case n == 0:
+				d.errorf(attr.Expr.Range(), "Invalid timeout", "timeout_seconds is how long agy waits for the server to launch: a number of seconds, or -1 for no limit (agy CLI changelog 1.0.7); 0 has no documented meaning.")
+			case d.newer(attr.NameRange, agy.MCPTimeoutSeconds, "timeout_seconds"):
+				srv.TimeoutSeconds = &n
+			}
+		}
+	}
+	var first map[string]*hcl.Block
+	for _, tb := range c.Blocks.OfType("tool") {
+		name := tb.Labels[0]
+		if strings.TrimSpace(name) == "" || strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			d.errorf(tb.LabelRanges[0], "Invalid name", "A tool name is the name the server gives the tool, such as \"list_servers\": not empty, no control characters.")
+			continue
+		}
+		if prev, dup := first[name]; dup {
+			d.duplicate(tb, prev, "tool block")
+			continue
+		}
+		if first == nil {
+			first = map[string]*hcl.Block{}
+		}
+		first[name] = tb
+		tc := d.content(tb.Body, mcpToolSchema)
+		t := &model.MCPTool{Range: tb.DefRange}
+		attr := tc.Attributes["eager"]
+		if attr == nil {
+			d.errorf(tb.Body.MissingItemRange(), "Missing required argument", "A tool block sets eager: true loads the tool's declaration at startup, false on demand.")
+			continue
+		}
+		if v, ok := d.boolean(attr); ok {
+			t.Eager = &v
+		}
+		if !d.newer(tb.DefRange, agy.MCPToolLoading, "A tool block") {
+			continue
+		}
+		if srv.Tools == nil {
+			srv.Tools = map[string]*model.MCPTool{}
+		}
+		srv.Tools[name] = t
+	}
+}
+
+// newer reports whether the config's agy_version has feature f, and
+// otherwise refuses what at rng uses it: written for a build that does not
+// read it, it does nothing (or not what was meant) without a word.
+func (d *decoder) newer(rng hcl.Range, f agy.Feature, what string) bool {
+	b := agy.BehaviourOf(f)
+	if d.agyVersion.AtLeast(b.Since) {
+		return true
+	}
+	d.errorf(rng, "Needs a newer agy_version", "%s is read by agy %s and newer (%s). Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", what, b.Since, b.Source, b.Since)
+	return false
 }
 
 // hookSchema takes every event's block (internal/agy's table), and the
@@ -702,7 +788,7 @@ func (d *decoder) markdownBody(b *hcl.Block, attr *hcl.Attribute, what string, l
 // agentSchema is the agent block's arguments: body, and one per
 // frontmatter key of agy's table.
 func agentSchema() *hcl.BodySchema {
-	attrs := []hcl.AttributeSchema{{Name: "body"}}
+	attrs := []hcl.AttributeSchema{{Name: "body"}, {Name: "extra"}}
 	for _, f := range agy.AgentFields() {
 		if f.Arg != "" {
 			attrs = append(attrs, hcl.AttributeSchema{Name: f.Arg})
@@ -750,6 +836,10 @@ func (d *decoder) decodeAgent(b *hcl.Block, s seen, ns string) *model.Agent {
 		default:
 			panic(fmt.Sprintf("config: agent frontmatter key %s has no field in model.Agent", f.Key))
 		}
+	}
+	// The escape hatch: frontmatter keys agyconf does not know yet.
+	if attr := at["extra"]; attr != nil {
+		a.Extra = d.decodeExtra(attr, agy.AgentFrontmatter)
 	}
 	if !nameOK {
 		return nil
@@ -827,10 +917,12 @@ func (d *decoder) permissionEntry(list, entry string, rng hcl.Range) bool {
 	return true
 }
 
-func (d *decoder) decodePermissions(b *hcl.Block) *model.Permissions {
+// decodePermissions decodes a permissions or shared_permissions block.
+// where records each entry's list across both blocks: the CLI merges the
+// two files (agy 1.0.5), so an entry belongs in one list of one block.
+func (d *decoder) decodePermissions(b *hcl.Block, where map[string]string) *model.Permissions {
 	p := &model.Permissions{Range: b.DefRange}
 	c := d.content(b.Body, permissionsSchema)
-	where := map[string]string{}
 	for _, list := range []struct {
 		name string
 		dst  *[]string
@@ -848,12 +940,24 @@ func (d *decoder) decodePermissions(b *hcl.Block) *model.Permissions {
 			if !d.permissionEntry(list.name, entry, e.rng) {
 				continue
 			}
+			at := list.name
+			if b.Type != "permissions" {
+				at = b.Type + "." + list.name
+			}
 			if other, dup := where[entry]; dup {
+				if strings.Contains(other, ".") != strings.Contains(at, ".") {
+					d.errorf(e.rng, "Duplicate permission", "%q is already listed in %s; the CLI merges its settings.json with the grants shared with Antigravity 2.0 (agy 1.0.5), so list it once: in shared_permissions for both, in permissions for the CLI alone.", entry, other)
+					continue
+				}
 				d.errorf(e.rng, "Duplicate permission", "%q is already listed in %s; agy applies deny over ask over allow, so list it once where you mean it.", entry, other)
 				continue
 			}
-			where[entry] = list.name
+			where[entry] = at
 			*list.dst = append(*list.dst, entry)
+			if target, ok := strings.CutPrefix(entry, "mcp("); ok {
+				server, _, _ := strings.Cut(strings.TrimSuffix(target, ")"), "/")
+				d.mcpRefs = append(d.mcpRefs, mcpRef{server: server, entry: entry, rng: e.rng})
+			}
 		}
 	}
 	return p
@@ -952,7 +1056,7 @@ func knownSettingNames() []string {
 }
 
 var pluginSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "disabled"}, {Name: "logo"}, {Name: "permissions"}},
+	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "enabled"}, {Name: "extra"}, {Name: "allow_extra"}, {Name: "disabled"}, {Name: "logo"}, {Name: "permissions"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "mcp_server", LabelNames: []string{"name"}},
 		{Type: "hook", LabelNames: []string{"name"}},
@@ -975,11 +1079,28 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 	if attr := at["description"]; attr != nil {
 		p.Description, _ = d.nonEmptyStr(attr)
 	}
+	if attr := at["enabled"]; attr != nil {
+		if v, ok := d.boolean(attr); ok {
+			p.Enabled = &v
+		}
+	}
 	if attr := at["disabled"]; attr != nil {
-		p.Disabled, _ = d.boolean(attr)
+		d.errorf(attr.NameRange, "Unsupported argument", "Since agy 1.1.11 plugin enablement lives in ~/.gemini/config/config.json, seeded from plugin.json only when agy first discovers the plugin, so a \"disabled\" written into plugin.json does nothing for a plugin already installed. Write enabled = false: agyconf keeps that entry in config.json.")
 	}
 	if attr := at["logo"]; attr != nil {
-		p.Logo, _ = d.nonEmptyStr(attr)
+		d.errorf(attr.NameRange, "Unsupported argument", "The plugin.json schema of the agy CLI docs has no logo: it allows name and description only. To write a logo anyway, set extra = { logo = \"…\" } and allow_extra = true.")
+	}
+	allow := false
+	if attr := at["allow_extra"]; attr != nil {
+		allow, _ = d.boolean(attr)
+	}
+	if attr := at["extra"]; attr != nil {
+		p.Extra = d.decodeExtra(attr, agy.PluginManifest)
+		if !allow {
+			d.errorf(attr.NameRange, "Extra needs allow_extra", "The plugin.json schema of the agy CLI docs allows only name and description and refuses every other key; agy itself discards keys it does not read (measured on 1.1.25), so the plugin still loads, but a tool that checks the official schema refuses the file. Set allow_extra = true to write these members anyway.")
+		}
+	} else if attr := at["allow_extra"]; attr != nil && allow {
+		d.errorf(attr.NameRange, "Nothing to allow", "allow_extra = true lets a plugin's extra members into plugin.json; this plugin has no extra.")
 	}
 	if attr := at["permissions"]; attr != nil {
 		d.errorf(attr.NameRange, "Plugins cannot declare permissions", "The plugin.json \"permissions\" field some guides describe does not exist (reference §4); declare permissions in the top-level permissions block.")

@@ -28,6 +28,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "agent", LabelNames: []string{"name"}},
 		{Type: "workflow", LabelNames: []string{"name"}},
 		{Type: "permissions"},
+		{Type: "shared_permissions"},
 		{Type: "settings"},
 		{Type: "plugin", LabelNames: []string{"name"}},
 		{Type: "harness", LabelNames: []string{"kind"}},
@@ -139,7 +140,8 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 	}
 
 	seen := newSeen()
-	var permsBlock, acpBlock *hcl.Block
+	var permsBlock, sharedBlock, acpBlock *hcl.Block
+	permEntries := map[string]string{}
 	for _, b := range blocks {
 		switch b.Type {
 		case "agyconf":
@@ -176,7 +178,14 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 				continue
 			}
 			permsBlock = b
-			cfg.Permissions = d.decodePermissions(b)
+			cfg.Permissions = d.decodePermissions(b, permEntries)
+		case "shared_permissions":
+			if sharedBlock != nil {
+				d.duplicate(b, sharedBlock, "shared_permissions block")
+				continue
+			}
+			sharedBlock = b
+			cfg.SharedPermissions = d.decodePermissions(b, permEntries)
 		case "settings":
 			d.decodeSettings(b, cfg)
 		case "plugin":
@@ -198,6 +207,7 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 			panic(fmt.Sprintf("config: block type %q in topSchema has no decoder", b.Type))
 		}
 	}
+	d.pluginServerRefs(cfg)
 	cfg.SecretRefs = d.secrets
 	sortConfig(cfg)
 	repairRanges(d.diags)

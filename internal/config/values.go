@@ -23,6 +23,9 @@ type decoder struct {
 	rec        *recorder // nil when nobody asks what decoding read
 	secretMode string    // the agyconf block's default for local servers
 	secrets    []model.SecretRef
+	// mcpRefs are the permission entries naming an MCP server, judged
+	// once every plugin is decoded (pluginServerRefs).
+	mcpRefs []mcpRef
 }
 
 func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {

@@ -121,6 +121,13 @@ func sinceNote(since agy.Version, what string) string {
 	return fmt.Sprintf(" ⚠ %s exists only in agy %s and newer, and a file an older build rejects may be dropped whole, so agyconf writes it only when agyconf.agy_version is %s or newer: safe under every reading. The schema cannot see agy_version from here.", what, since, since)
 }
 
+// extraDefs are the input schema's extra = { … } objects and the set of
+// members each may not set.
+var extraDefs = []struct {
+	def string
+	set agy.FieldSet
+}{{"mcpServerExtra", agy.MCPServerEntry}, {"agentExtra", agy.AgentFrontmatter}, {"pluginExtra", agy.PluginManifest}}
+
 // keyNote is what a frontmatter key only newer builds read says about
 // agy_version, for schema descriptions; "" for one every build reads.
 func keyNote(f agy.Feature) string {
@@ -233,14 +240,23 @@ func patchSkillSchema(doc *jsonmerge.Doc) error {
 
 // patchInputSchema writes the hook block's event properties and the rule
 // that a hook has at least one of them, the settings keys and permission
-// entries (patchSettingsKeys), and the frontmatter arguments of the agent
-// and skill blocks.
+// entries (patchSettingsKeys), the frontmatter arguments of the agent and
+// skill blocks, and the members each extra object may not set.
 func patchInputSchema(doc *jsonmerge.Doc) error {
 	if err := patchSettingsKeys(doc); err != nil {
 		return err
 	}
 	if err := patchAgentFields(doc); err != nil {
 		return err
+	}
+	for _, x := range extraDefs {
+		var names []string
+		for _, f := range agy.OwnFields(x.set) {
+			names = append(names, f.Name)
+		}
+		if err := set(doc, names, "$defs", x.def, "propertyNames", "not", "enum"); err != nil {
+			return err
+		}
 	}
 	var anyOf []any
 	for _, e := range agy.Events() {

@@ -74,9 +74,16 @@ func (im *importer) generate() []byte {
 		}
 		b.SetAttributeRaw("body", im.body(w, w.Body))
 	}
-	if p := cfg.Permissions; p != nil {
+	for _, pb := range []struct {
+		block string
+		p     *model.Permissions
+	}{{"permissions", cfg.Permissions}, {"shared_permissions", cfg.SharedPermissions}} {
+		p := pb.p
+		if p == nil {
+			continue
+		}
 		body.AppendNewline()
-		b := body.AppendNewBlock("permissions", nil).Body()
+		b := body.AppendNewBlock(pb.block, nil).Body()
 		for _, l := range []struct {
 			k  string
 			xs []string
@@ -103,11 +110,12 @@ func (im *importer) generate() []byte {
 		if p.Description != "" {
 			b.SetAttributeValue("description", cty.StringVal(p.Description))
 		}
-		if p.Disabled {
-			b.SetAttributeValue("disabled", cty.True)
+		if p.Enabled != nil {
+			b.SetAttributeValue("enabled", cty.BoolVal(*p.Enabled))
 		}
-		if p.Logo != "" {
-			b.SetAttributeValue("logo", cty.StringVal(p.Logo))
+		if len(p.Extra) > 0 {
+			extraAttr(b, p.Extra)
+			b.SetAttributeValue("allow_extra", cty.True)
 		}
 		im.components(b, p.MCPServers, p.Hooks, p.Skills, p.Rules, p.Agents)
 	}
@@ -162,6 +170,9 @@ func (im *importer) components(body *hclwrite.Body, servers []*model.MCPServer, 
 				continue
 			}
 			setValue(b, f.Arg, a.Value(f.Key))
+		}
+		if len(a.Extra) > 0 {
+			extraAttr(b, a.Extra)
 		}
 		b.SetAttributeRaw("body", im.body(a, a.Body))
 	}
@@ -219,6 +230,16 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 	if len(s.DisabledTools) > 0 {
 		b.SetAttributeValue("disabled_tools", strList(s.DisabledTools))
 	}
+	if len(s.EnabledTools) > 0 {
+		b.SetAttributeValue("enabled_tools", strList(s.EnabledTools))
+	}
+	if s.TimeoutSeconds != nil {
+		b.SetAttributeValue("timeout_seconds", cty.NumberIntVal(int64(*s.TimeoutSeconds)))
+	}
+
+	if len(s.Extra) > 0 {
+		extraAttr(b, s.Extra)
+	}
 	if !s.Remote() && s.SecretMode == model.SecretInline {
 		b.AppendUnstructuredTokens(comment("# The credentials below were inline in the live file; \"inline\" keeps them there (mode 0600).\n# Remove secret_mode to have agyhook exec-env read them when agy starts the server instead.\n"))
 		b.SetAttributeValue("secret_mode", cty.StringVal(model.SecretInline))
@@ -228,6 +249,11 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 		o.SetAttributeRaw("client_id", strTokens(s.OAuth.ClientID))
 		if s.OAuth.ClientSecret != nil {
 			o.SetAttributeRaw("client_secret", strTokens(s.OAuth.ClientSecret))
+		}
+	}
+	for _, name := range sortedKeys(s.Tools) {
+		if t := s.Tools[name]; t.Eager != nil {
+			b.AppendNewBlock("tool", []string{name}).Body().SetAttributeValue("eager", cty.BoolVal(*t.Eager))
 		}
 	}
 	var todo []string
@@ -393,6 +419,19 @@ func strMapTokens(m map[string]model.Str) hclwrite.Tokens {
 		attrs[i] = hclwrite.ObjectAttrTokens{Name: valueTokens(cty.StringVal(k)), Value: strTokens(m[k])}
 	}
 	return hclwrite.TokensForObject(attrs)
+}
+
+// extraAttr writes an extra = { … } argument, members sorted.
+func extraAttr(b *hclwrite.Body, extra map[string]json.RawMessage) {
+	attrs := map[string]cty.Value{}
+	for k, raw := range extra {
+		v, err := jsonToCty(raw)
+		if err != nil {
+			continue
+		}
+		attrs[k] = v
+	}
+	b.SetAttributeRaw("extra", valueTokens(cty.ObjectVal(attrs)))
 }
 
 func jsonToCty(raw json.RawMessage) (cty.Value, error) {

@@ -186,6 +186,11 @@ type importer struct {
 	// linkItems are the link items reported, so that a folder link is
 	// reported once, not for every file below it.
 	linkItems map[string]bool
+	// enablement is each plugin's entry in config.json, by name, and
+	// claimed the names a plugin folder imported.
+	enablement     map[string]bool
+	claimed        map[string]bool
+	userConfigPath string
 }
 
 // Import reads the live files under opts.Root and returns the config that
@@ -218,6 +223,8 @@ func Import(opts Options) (*Result, error) {
 		state:       stateSet(opts.StateSecrets),
 		tree:        t,
 		linkItems:   map[string]bool{},
+		enablement:  map[string]bool{},
+		claimed:     map[string]bool{},
 	}
 	im.run()
 	if im.need.Known() {
@@ -287,9 +294,12 @@ func (im *importer) run() {
 	im.readings()
 	im.workflowDirs()
 	im.settingsFile()
+	im.userConfigFile()
 	if p, ok := im.l.Path(agy.Plugins); ok {
 		im.plugins(p)
 	}
+	im.unclaimedEnablement()
+	im.pluginServerNames()
 	im.legacyFolders()
 	if im.opts.Scope == model.ScopeWorkspace {
 		for _, legacy := range []string{".agent", "_agents", "_agent"} {

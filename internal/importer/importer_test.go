@@ -200,6 +200,25 @@ func checkRoundTrip(t *testing.T, root, out string, res *Result) *render.Plan {
 				for k, v := range servers {
 					units["mcpServers."+k] = [2]any{v, lm[k]}
 				}
+			} else if d.Merge != nil && len(d.Merge.Parent) > 0 {
+				// Entries of the parent one by one, list items one by one
+				// (config.json's plugins and shared grants).
+				parent := strings.Join(d.Merge.Parent, ".")
+				gm, _ := valueAt(got, d.Merge.Parent).(map[string]any)
+				lm, _ := valueAt(live, d.Merge.Parent).(map[string]any)
+				for k, v := range gm {
+					units[parent+"."+k] = [2]any{v, lm[k]}
+				}
+				for _, ip := range d.Merge.Items {
+					gl, _ := valueAt(got, ip).([]any)
+					ll, _ := valueAt(live, ip).([]any)
+					for _, x := range gl {
+						if !containsAny(ll, x) {
+							t.Errorf("%s: %s item %v is not live", d.Path, strings.Join(ip, "."), x)
+						}
+						compared++
+					}
+				}
 			} else {
 				for k, v := range got {
 					units[k] = [2]any{v, live[k]}
@@ -327,6 +346,17 @@ func checkSecretsKept(t *testing.T, root string, res *Result) {
 	if calls := bytes.Contains(res.HCL, []byte("secret_file(")); res.ReadsSecrets != calls {
 		t.Errorf("ReadsSecrets is %v, but the config calling secret_file() is %v", res.ReadsSecrets, calls)
 	}
+}
+
+func valueAt(v any, path []string) any {
+	for _, p := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[p]
+	}
+	return v
 }
 
 func deletePath(v any, keys []string) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -599,7 +600,13 @@ func (im *importer) agent(rel, name string) *model.Agent {
 	for _, key := range sortedKeys(m) {
 		f, known := agy.AgentFieldOf(key)
 		if !known {
-			im.skip(rel, key, "a frontmatter key the input language does not know; it is not written")
+			// A key agyconf does not know is carried over as it is.
+			if raw, ok := im.extraMember(rel, key, pointer(key), key, m[key], true); ok {
+				if a.Extra == nil {
+					a.Extra = map[string]json.RawMessage{}
+				}
+				a.Extra[key] = raw
+			}
 			continue
 		}
 		if key == "name" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
@@ -48,7 +49,7 @@ func (im *importer) mcpFiles() {
 var mcpKnown = map[string]bool{
 	"command": true, "args": true, "env": true, "cwd": true, "serverUrl": true, "url": true, "httpUrl": true,
 	"type": true, "headers": true, "authProviderType": true, "oauth": true, "disabled": true,
-	"disabledTools": true, "enabled": true,
+	"disabledTools": true, "enabled": true, "enabledTools": true, "timeoutSeconds": true, "tools": true,
 }
 
 // mcpServers imports the servers of one mcp_config.json; ns is the
@@ -120,16 +121,24 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 		im.skip(file, unit, "authProviderType %q: agy accepts only \"google_credentials\" and drops the server", a)
 		return nil
 	}
+	var extra map[string]json.RawMessage
 	for _, k := range sortedKeys(m) {
-		if !mcpKnown[k] {
-			im.skip(file, unit+"."+k, "unknown key; agy ignores it and the input language has no place for it")
+		if mcpKnown[k] {
+			continue
+		}
+		// A field agyconf does not know is carried over as it is.
+		if raw, ok := im.extraMember(file, unit+"."+k, pointer("mcpServers", name, k), k, m[k], true); ok {
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
+			extra[k] = raw
 		}
 	}
 	if e, has := m["enabled"]; has {
 		im.skip(file, unit+".enabled", "agy does not read enabled on a server (it runs whatever enabled says: %v); write disabled = true to turn it off", jsonText(e))
 	}
 
-	srv := &model.MCPServer{Name: name}
+	srv := &model.MCPServer{Name: name, Extra: extra}
 	secretsBefore := im.nSecrets
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	// Every URL field, the ones agy ignores too, is searched for
@@ -297,7 +306,75 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 			srv.DisabledTools = tools
 		}
 	}
+	im.serverTools(file, unit, m, srv)
 	return srv
+}
+
+// serverTools imports what only newer agy builds read of a server —
+// enabledTools, timeoutSeconds, tools.<tool>.eager — and raises the
+// config's agy_version to the build that reads it.
+func (im *importer) serverTools(file, unit string, m map[string]any, srv *model.MCPServer) {
+	if v, has := m["enabledTools"]; has {
+		tools, ok := stringList(v)
+		switch {
+		case !ok:
+			im.skip(file, unit+".enabledTools", "is not a list of strings")
+		case len(tools) == 0:
+			im.conv(file, unit+".enabledTools", "an empty list is left out")
+		default:
+			srv.EnabledTools = tools
+			im.needs(agy.BehaviourOf(agy.MCPEnabledTools).Since)
+			if len(srv.DisabledTools) > 0 {
+				srv.DisabledTools = nil
+				im.skip(file, unit+".disabledTools", "beside enabledTools, which is kept: agyconf writes one of the two lists, since no source says how agy combines them")
+			}
+		}
+	}
+	if v, has := m["timeoutSeconds"]; has {
+		n, err := strconv.Atoi(fmt.Sprint(v))
+		if _, isNum := v.(json.Number); !isNum || err != nil || n < -1 || n == 0 || n > 1<<31-1 {
+			im.skip(file, unit+".timeoutSeconds", "%s is not a number of seconds or -1", jsonText(v))
+		} else {
+			srv.TimeoutSeconds = &n
+			im.needs(agy.BehaviourOf(agy.MCPTimeoutSeconds).Since)
+		}
+	}
+	v, has := m["tools"]
+	if !has {
+		return
+	}
+	tools, ok := v.(map[string]any)
+	if !ok {
+		im.skip(file, unit+".tools", "is not an object of tools")
+		return
+	}
+	for _, name := range sortedKeys(tools) {
+		u := unit + ".tools." + name
+		t, ok := tools[name].(map[string]any)
+		if !ok {
+			if _, isBool := tools[name].(bool); isBool && name == "eager" {
+				im.skip(file, u, "the server-wide reading of tools.eager; agyconf writes the per-tool one, tools.<tool>.eager (the only reading under which writing it cannot cost the server)")
+				continue
+			}
+			im.skip(file, u, "is not an object of the tool's settings")
+			continue
+		}
+		for _, k := range sortedKeys(t) {
+			if k != "eager" {
+				im.skip(file, u+"."+k, "a tool setting the input language does not know; it is not written")
+			}
+		}
+		e, isBool := t["eager"].(bool)
+		if !isBool {
+			im.skip(file, u, "has no boolean eager, the one tool setting agyconf writes")
+			continue
+		}
+		if srv.Tools == nil {
+			srv.Tools = map[string]*model.MCPTool{}
+		}
+		srv.Tools[name] = &model.MCPTool{Eager: &e}
+		im.needs(agy.BehaviourOf(agy.MCPToolLoading).Since)
+	}
 }
 
 // unwrapExecEnv reads `agyhook exec-env [--env VAR=TEXT | --env-file

@@ -1,9 +1,11 @@
 package importer
 
 import (
+	"encoding/json"
 	"io/fs"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -64,38 +66,57 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 		return nil
 	}
 	pl := &model.Plugin{Name: name}
+	var extra []string
 	for _, k := range sortedKeys(m) {
 		v := m[k]
 		switch k {
 		case "name":
-		case "description", "logo":
+		case "description":
 			s, isStr := v.(string)
 			if !isStr {
-				im.skip(manifest, "", "%s is not a string: agy does not treat the folder as a plugin", k)
+				im.skip(manifest, "", "description is not a string: agy does not treat the folder as a plugin")
 				return nil
 			}
 			if s == "" {
 				im.conv(manifest, k, "empty; left out")
-			} else if k == "description" {
-				pl.Description = s
-			} else {
-				pl.Logo = s
 			}
+			pl.Description = s
 		case "disabled":
 			b, isBool := v.(bool)
 			if !isBool {
 				im.skip(manifest, "", "disabled is not a boolean: agy does not treat the folder as a plugin")
 				return nil
 			}
-			pl.Disabled = b
-			if !b {
-				im.conv(manifest, k, "false is the default and is left out")
-			}
+			im.manifestDisabled(manifest, pl, b)
 		case "permissions":
 			im.skip(manifest, k, "plugins cannot declare permissions (the field some guides describe does not exist); agy ignores it")
 		default:
-			im.skip(manifest, k, "agy reads only name, description, disabled and logo from plugin.json; it is not written")
+			if v == nil {
+				im.conv(manifest, k, "null; left out")
+				continue
+			}
+			if _, isStr := v.(string); k == "logo" && !isStr {
+				im.skip(manifest, "", "logo is not a string: agy does not treat the folder as a plugin")
+				return nil
+			}
+			raw, ok := im.extraMember(manifest, k, pointer(k), k, v, false)
+			if !ok {
+				continue
+			}
+			if pl.Extra == nil {
+				pl.Extra = map[string]json.RawMessage{}
+			}
+			pl.Extra[k] = raw
+			extra = append(extra, k)
 		}
+	}
+	if len(extra) > 0 {
+		im.conv(manifest, "", "%s kept in extra, with allow_extra = true: the plugin.json schema of the agy CLI docs has only name and description, and agy discards what it does not read", strings.Join(extra, ", "))
+	}
+	im.claimed[name] = true
+	if live, has := im.enablement[name]; has && !live {
+		f := false
+		pl.Enabled = &f
 	}
 	if doc, ok := im.readJSON(join(rel, "mcp_config.json"), "mcp_config"); ok {
 		pl.MCPServers = im.mcpServers(join(rel, "mcp_config.json"), doc, name)
@@ -141,4 +162,26 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 		return nil
 	}
 	return pl
+}
+
+// manifestDisabled imports a plugin.json "disabled": since agy 1.1.11 it
+// only seeds the plugin's entry in config.json when agy first discovers
+// the plugin; afterwards the entry alone counts.
+func (im *importer) manifestDisabled(manifest string, pl *model.Plugin, disabled bool) {
+	live, has := im.enablement[pl.Name]
+	switch {
+	case im.userConfigPath == "" && im.opts.Scope == model.ScopeWorkspace:
+		im.skip(manifest, "disabled", "enablement lives in the user's ~/.gemini/config/config.json (agy 1.1.11), outside the project; switch the plugin with agy plugin enable|disable")
+	case has:
+		im.conv(manifest, "disabled", "only seeds enablement when agy first discovers the plugin (agy 1.1.11); %s says enabled: %v, which is what counts, and what the config keeps", im.userConfigPath, live)
+	case disabled:
+		f := false
+		pl.Enabled = &f
+		im.conv(manifest, "disabled", "written as enabled = false, which agyconf keeps in ~/.gemini/config/config.json, where agy reads enablement since 1.1.11")
+		if p, ok := im.l.Path(agy.UserConfig); ok {
+			im.conv(p, "plugins."+pl.Name, "added from %s's \"disabled\": true, which seeds enablement only when agy first discovers the plugin (agy 1.1.11): the entry keeps it disabled", manifest)
+		}
+	default:
+		im.conv(manifest, "disabled", "false is the default and is left out")
+	}
 }

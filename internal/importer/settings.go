@@ -131,13 +131,33 @@ func (im *importer) setting(p, k string, v any) {
 }
 
 func (im *importer) permissions(p string, v any) {
+	if perms := im.permissionLists(p, "permissions", v, nil); perms != nil {
+		im.cfg.Permissions = perms
+	}
+}
+
+// permissionLists imports allow, ask and deny lists found at unit in file
+// p. An entry also in other (the CLI's own lists, when these are the
+// grants shared with Antigravity 2.0) is left out: the CLI merges both
+// files, and the input language takes an entry once.
+func (im *importer) permissionLists(p, unit string, v any, other *model.Permissions) *model.Permissions {
 	m, ok := v.(map[string]any)
 	if !ok {
-		im.skip(p, "permissions", "is not an object")
-		return
+		im.skip(p, unit, "is not an object")
+		return nil
 	}
 	perms := &model.Permissions{}
 	seen := map[string]string{}
+	if other != nil {
+		for _, l := range []struct {
+			name string
+			xs   []string
+		}{{"deny", other.Deny}, {"ask", other.Ask}, {"allow", other.Allow}} {
+			for _, e := range l.xs {
+				seen[e] = "the CLI's settings.json permissions." + l.name
+			}
+		}
+	}
 	// deny over ask over allow (reference §10): an entry in two lists
 	// is kept where agy applies it.
 	for _, list := range []string{"deny", "ask", "allow"} {
@@ -147,28 +167,31 @@ func (im *importer) permissions(p string, v any) {
 		}
 		xs, ok := stringList(x)
 		if !ok {
-			im.skip(p, "permissions."+list, "is not a list of strings")
+			im.skip(p, unit+"."+list, "is not a list of strings")
 			continue
 		}
 		if len(xs) == 0 {
-			im.conv(p, "permissions."+list, "an empty list is left out")
+			im.conv(p, unit+"."+list, "an empty list is left out")
 		}
 		for i, e := range xs {
-			unit := fmt.Sprintf("permissions.%s[%d]", list, i)
+			u := fmt.Sprintf("%s.%s[%d]", unit, list, i)
 			perm, valid := agy.ParsePermission(e)
 			pattern, isPattern := perm.Pattern()
 			switch {
 			case !valid:
-				im.skip(p, unit, "%q is not action or action(target) with a known action", e)
+				im.skip(p, u, "%q is not action or action(target) with a known action", e)
+				continue
+			case strings.HasPrefix(seen[e], "the CLI"):
+				im.skip(p, u, "%q is also in %s; the CLI merges both files, so it is kept there only", e, seen[e])
 				continue
 			case perm.ZeroCommandWords():
-				im.skip(p, unit, "%q names no command: agy 1.1.11 and newer match it against nothing, older builds against every command", e)
+				im.skip(p, u, "%q names no command: agy 1.1.11 and newer match it against nothing, older builds against every command", e)
 				continue
 			case isPattern && !compiles(pattern):
-				im.skip(p, unit, "the pattern of %q does not compile as a regular expression", e)
+				im.skip(p, u, "the pattern of %q does not compile as a regular expression", e)
 				continue
 			case seen[e] != "":
-				im.skip(p, unit, "%q is also in %s, which agy applies first; kept there only", e, seen[e])
+				im.skip(p, u, "%q is also in %s, which agy applies first; kept there only", e, seen[e])
 				continue
 			}
 			seen[e] = list
@@ -176,7 +199,7 @@ func (im *importer) permissions(p string, v any) {
 				im.needs(agy.BehaviourOf(agy.RegexCommandRules).Since)
 			}
 			if r, deprecated := perm.Replacement(); deprecated {
-				im.conv(p, unit, "kept as it is; %s rules are deprecated (render warns): %q is what agy asks for instead", perm.Action, r.String())
+				im.conv(p, u, "kept as it is; %s rules are deprecated (render warns): %q is what agy asks for instead", perm.Action, r.String())
 			}
 			switch list {
 			case "deny":
@@ -190,12 +213,13 @@ func (im *importer) permissions(p string, v any) {
 	}
 	for _, k := range sortedKeys(m) {
 		if k != "allow" && k != "ask" && k != "deny" {
-			im.skip(p, "permissions."+k, "not a permission list (allow, ask, deny)")
+			im.skip(p, unit+"."+k, "not a permission list (allow, ask, deny)")
 		}
 	}
-	if len(perms.Allow)+len(perms.Ask)+len(perms.Deny) > 0 {
-		im.cfg.Permissions = perms
+	if len(perms.Allow)+len(perms.Ask)+len(perms.Deny) == 0 {
+		return nil
 	}
+	return perms
 }
 
 func compiles(pattern string) bool {

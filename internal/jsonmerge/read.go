@@ -181,3 +181,31 @@ func (t *Tree) ObjectsWithKey(depth int, key string) [][]string {
 	walk(t.root, 0)
 	return out
 }
+
+// Member is one member of an object read by Read: its name and where its
+// value starts.
+type Member struct {
+	Name      string
+	Line, Col int
+}
+
+// Members lists the members of the object at path in document order, each
+// name once, where the value that counts (the last of duplicates) stands;
+// nil when path names no object. One walk, so a checker visiting every
+// member of a large object does no work per member that grows with the
+// path's length.
+func (t *Tree) Members(path []string) []Member {
+	n, _, ok := t.walk(path)
+	if !ok || n.kind != kindObject {
+		return nil
+	}
+	out := make([]Member, 0, len(n.entries))
+	for i, e := range n.entries {
+		if n.lookup(e.name) != i {
+			continue // a later duplicate counts
+		}
+		line, col := e.val.at.lineCol()
+		out = append(out, Member{Name: e.name, Line: line, Col: col})
+	}
+	return out
+}

@@ -49,10 +49,17 @@ type checker struct {
 	// version is Options.AgyVersion: what since judges against.
 	version    agy.Version
 	validators map[string]*schema.Validator // compiled on first use
+	props      map[string][]string          // schema.Properties, by schema and pointer
 	lookPath   func(string) (string, error)
 	stat       func(string) (fs.FileInfo, error)
 	credential *regexp.Regexp
 	reference  *regexp.Regexp
+	// unknownBudget is how many more unknown-field findings the document
+	// being checked may list; unlisted counts those past it.
+	unknownBudget, unlisted int
+	// servers are the MCP servers of the files validate was given, for
+	// permission entries naming a plugin's (nil for a lone document).
+	servers *serverIndex
 	// budget are the user and workspace rule texts a run met, in order,
 	// judged together against agy's rule budget (RuleBudget).
 	budget []BudgetEntry
@@ -70,6 +77,7 @@ func newChecker(opts Options) *checker {
 		stat:       opts.Stat,
 		version:    opts.AgyVersion,
 		validators: map[string]*schema.Validator{},
+		props:      map[string][]string{},
 		lookPath:   opts.LookPath,
 		machine:    true,
 		reference:  regexp.MustCompile(`^(Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$`),
@@ -178,6 +186,9 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 // plugin, whose hooks start in the plugin's folder (reference §2.2).
 func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPlugin bool) ([]Finding, error) {
 	var out []Finding
+	// A file of thousands of unknown keys lists MaxFindings of them and
+	// counts the rest (unknownFields), never building each one's finding.
+	c.unknownBudget, c.unlisted = MaxFindings, 0
 	add := func(rule string, line, col int, ptr, msg string) {
 		out = append(out, Finding{Rule: rule, Severity: severityOf(rule), File: path, Line: line, Column: col, Pointer: schema.ShortPointer(ptr), Message: msg})
 	}
@@ -220,10 +231,10 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 	}
 	if markdown {
 		c.markdown(path, k, data, add, addSince)
-		return capFindings(out), nil
+		return capFindings(out, c.unlisted), nil
 	}
 	if tree == nil {
-		return capFindings(out), nil
+		return capFindings(out, c.unlisted), nil
 	}
 	loc := &locator{tree}
 	root := tree.Value()
@@ -232,20 +243,28 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		c.hooks(root, loc, inPlugin, add, addSince)
 	case kindMCP:
 		c.commands(root, loc, add)
+		c.mcpNewer(root, loc, addSince)
+		c.mcpUnknown(root, loc, add)
 		if c.machine && perm&0o077 != 0 {
 			c.credentials(root, loc, perm, add)
 		}
+	case kindPlugin:
+		c.pluginManifest(root, loc, add)
+	case kindUserConfig:
+		c.permissionServers(root, loc, []string{"userSettings", "globalPermissionGrants"}, add, addSince)
 	case kindACPSettings:
 		if c.machine {
 			c.acpToken(path, root, loc, add)
 		}
+		c.permissionServers(root, loc, []string{"permissions"}, add, addSince)
 	case kindCLISettings:
 		addAs := func(sev Severity, rule string, line, col int, ptr, msg string) {
 			out = append(out, Finding{Rule: rule, Severity: sev, File: path, Line: line, Column: col, Pointer: ptr, Message: msg})
 		}
 		c.settings(root, loc, addAs, addSince)
+		c.permissionServers(root, loc, []string{"permissions"}, add, addSince)
 	}
-	return capFindings(out), nil
+	return capFindings(out, c.unlisted), nil
 }
 
 func (c *checker) markdown(path string, k kind, data []byte, add func(string, int, int, string, string), addSince func(agy.Version, string, int, int, string, string)) {
@@ -262,6 +281,7 @@ func (c *checker) markdown(path string, k kind, data []byte, add func(string, in
 		}
 		newerKeys(k, data, addSince)
 	case kindAgent:
+		c.agentUnknown(data, add)
 		newerKeys(k, data, addSince)
 	case kindRule, kindRuleText:
 		// What the rules take together is judged by RuleBudget, over a
@@ -373,6 +393,14 @@ func mapFinding(k kind, f schema.Finding) string {
 			return "plugin/permissions"
 		}
 		return "plugin/schema"
+	case kindUserConfig:
+		if len(segs) == 4 && segs[0] == "userSettings" && segs[1] == "globalPermissionGrants" {
+			switch segs[2] {
+			case "allow", "ask", "deny":
+				return "settings/permission-entry"
+			}
+		}
+		return "config/schema"
 	case kindCLISettings, kindACPSettings:
 		if len(segs) == 3 && segs[0] == "permissions" {
 			switch segs[1] {
@@ -865,14 +893,17 @@ const MaxFindings = schema.MaxFindings
 
 // capFindings keeps the first MaxFindings findings of one document in
 // document order, and says how many more there were.
-func capFindings(fs []Finding) []Finding {
-	if len(fs) <= MaxFindings {
+// unlisted are findings a rule counted without making them, all later in
+// the document than MaxFindings it made (unknownFields).
+func capFindings(fs []Finding, unlisted int) []Finding {
+	if len(fs)+unlisted <= MaxFindings {
 		return fs
 	}
 	Sort(fs)
-	last := fs[MaxFindings-1]
-	more := len(fs) - MaxFindings
-	fs = append(fs[:MaxFindings:MaxFindings], Finding{Rule: "json/more-findings", Severity: severityOf("json/more-findings"), File: last.File, Line: last.Line, Column: last.Column,
+	keep := min(len(fs), MaxFindings)
+	last := fs[keep-1]
+	more := len(fs) - keep + unlisted
+	fs = append(fs[:keep:keep], Finding{Rule: "json/more-findings", Severity: severityOf("json/more-findings"), File: last.File, Line: last.Line, Column: last.Column,
 		Message: fmt.Sprintf("%d more findings in this file, not listed: validate lists at most %d a file", more, MaxFindings)})
 	return fs
 }
@@ -956,7 +987,7 @@ func legacyTarget(l agy.LegacyFolder) string {
 
 // kindOfSchema is the kind of document a schema describes.
 func kindOfSchema(name string) (kind, bool) {
-	for _, k := range []kind{kindHooks, kindMCP, kindPlugin, kindSkill, kindRule, kindWorkflow, kindAgent, kindCLISettings, kindACPSettings} {
+	for _, k := range []kind{kindHooks, kindMCP, kindPlugin, kindSkill, kindRule, kindWorkflow, kindAgent, kindCLISettings, kindACPSettings, kindUserConfig} {
 		if schemaName(k) == name {
 			return k, true
 		}

@@ -50,6 +50,7 @@ const (
 	// (agy.UnreadFiles).
 	kindSettingsUnread kind = "settings-unread"
 	kindACPSettings    kind = "acp-settings"
+	kindUserConfig     kind = "user-config"
 )
 
 // isRoot reports whether a folder name is a workspace customization root.
@@ -69,7 +70,7 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 	}
 	c := newChecker(opts)
 	c.machine = !opts.BytesOnly
-	var out []Finding
+	var todo []found
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -78,26 +79,27 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 		if !fi.IsDir() {
 			k, ok := classifyFile(p)
 			if !ok {
-				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, SKILL.md, agent.md, ~/.gemini/GEMINI.md or AGENTS.md, or a .md under rules/, workflows/, agents/)", p)
+				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, ~/.gemini/config/config.json, SKILL.md, agent.md, ~/.gemini/GEMINI.md or AGENTS.md, or a .md under rules/, workflows/, agents/)", p)
 			}
-			fs, err := c.file(p, k)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, fs...)
+			todo = append(todo, found{p, k})
 			continue
 		}
 		files, err := discover(p)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			fs, err := c.file(f.path, f.kind)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, fs...)
+		todo = append(todo, files...)
+	}
+	// Permission entries name plugins' MCP servers: the servers of every
+	// plugin among the files are known before any file is judged.
+	c.servers = indexServers(todo)
+	var out []Finding
+	for _, f := range todo {
+		fs, err := c.file(f.path, f.kind)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, fs...)
 	}
 	out = append(out, RuleBudget(c.budget)...)
 	Sort(out)
@@ -260,6 +262,13 @@ func classify(segs []string, inPlugin bool) (kind, bool) {
 		return "", false
 	case "plugin.json":
 		return kindPlugin, true
+	case "config.json":
+		// The user config the CLI shares with Antigravity 2.0; a
+		// repository's .gemini/config.json is another file.
+		if parent == "config" && grand == ".gemini" {
+			return kindUserConfig, true
+		}
+		return "", false
 	case "settings.json":
 		if _, ok := agy.UnreadFileAt(parent + "/" + name); ok {
 			return kindSettingsUnread, true

@@ -33,19 +33,22 @@ const (
 
 // Config is a whole decoded input: one file or every file of a directory.
 type Config struct {
-	Agyconf     Agyconf             `json:"agyconf"`
-	Tools       map[string]Tool     `json:"tools,omitempty"`
-	MCPServers  []*MCPServer        `json:"mcp_servers,omitempty"`
-	Hooks       []*Hook             `json:"hooks,omitempty"`
-	Skills      []*Skill            `json:"skills,omitempty"`
-	Rules       []*Rule             `json:"rules,omitempty"`
-	Agents      []*Agent            `json:"agents,omitempty"`
-	Workflows   []*Workflow         `json:"workflows,omitempty"`
-	Permissions *Permissions        `json:"permissions,omitempty"`
-	Settings    map[string]*Setting `json:"settings,omitempty"`
-	Plugins     []*Plugin           `json:"plugins,omitempty"`
-	Harnesses   []*Harness          `json:"harnesses,omitempty"`
-	ACP         *ACP                `json:"acp,omitempty"`
+	Agyconf     Agyconf         `json:"agyconf"`
+	Tools       map[string]Tool `json:"tools,omitempty"`
+	MCPServers  []*MCPServer    `json:"mcp_servers,omitempty"`
+	Hooks       []*Hook         `json:"hooks,omitempty"`
+	Skills      []*Skill        `json:"skills,omitempty"`
+	Rules       []*Rule         `json:"rules,omitempty"`
+	Agents      []*Agent        `json:"agents,omitempty"`
+	Workflows   []*Workflow     `json:"workflows,omitempty"`
+	Permissions *Permissions    `json:"permissions,omitempty"`
+	// SharedPermissions are the grants shared with Antigravity 2.0, kept
+	// in ~/.gemini/config/config.json (the shared_permissions block).
+	SharedPermissions *Permissions        `json:"shared_permissions,omitempty"`
+	Settings          map[string]*Setting `json:"settings,omitempty"`
+	Plugins           []*Plugin           `json:"plugins,omitempty"`
+	Harnesses         []*Harness          `json:"harnesses,omitempty"`
+	ACP               *ACP                `json:"acp,omitempty"`
 	// Files lists the files decoded, in load order.
 	Files []string `json:"-"`
 	// Inputs is everything outside the config's text that decoding
@@ -188,6 +191,17 @@ type MCPServer struct {
 	OAuth            *OAuth         `json:"oauth,omitempty"`
 	Disabled         bool           `json:"disabled,omitempty"`
 	DisabledTools    []string       `json:"disabled_tools,omitempty"`
+	// EnabledTools, when set, are the only tools agy offers (agy 1.1.16).
+	EnabledTools []string `json:"enabled_tools,omitempty"`
+	// TimeoutSeconds is how long agy waits for the server to launch; -1
+	// waits for ever (agy 1.0.7). Nil leaves agy's default.
+	TimeoutSeconds *int `json:"timeout_seconds,omitempty"`
+	// Tools are per-tool settings, by tool name (agy 1.1.16).
+	Tools map[string]*MCPTool `json:"tools,omitempty"`
+	// Extra are more members of the server's entry, written as given:
+	// fields agy reads that agyconf does not know yet (never one it
+	// writes itself, never a secret).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 	// SecretMode is how the server's secrets reach it: SecretExec or
 	// SecretInline, already resolved against the agyconf block's default.
 	SecretMode string    `json:"secret_mode,omitempty"`
@@ -196,6 +210,14 @@ type MCPServer struct {
 
 // Remote reports whether the server is reached over the network.
 func (s *MCPServer) Remote() bool { return s.ServerURL != "" }
+
+// MCPTool is one tool's settings under a server's tools.
+type MCPTool struct {
+	// Eager loads the tool's declaration into the prompt at startup
+	// instead of on demand.
+	Eager *bool     `json:"eager,omitempty"`
+	Range hcl.Range `json:"-"`
+}
 
 // OAuth holds a remote server's OAuth client.
 type OAuth struct {
@@ -311,25 +333,28 @@ type Rule struct {
 // key to its field here, so that decode, render and import name each key
 // once.
 type Agent struct {
-	Name                     string    `json:"name"`
-	Description              string    `json:"description"`
-	Body                     string    `json:"body"`
-	Model                    string    `json:"model,omitempty"`
-	Tools                    []string  `json:"tools,omitempty"`
-	MCPServers               []string  `json:"mcp_servers,omitempty"`
-	Skills                   []string  `json:"skills,omitempty"`
-	Plugins                  []string  `json:"plugins,omitempty"`
-	Rules                    []string  `json:"rules,omitempty"`
-	Agents                   []string  `json:"agents,omitempty"`
-	Hooks                    []string  `json:"hooks,omitempty"`
-	MainAgent                *bool     `json:"main_agent,omitempty"`
-	Subagent                 *bool     `json:"subagent,omitempty"`
-	CommandExecutionPolicy   string    `json:"command_execution_policy,omitempty"`
-	Hidden                   *bool     `json:"hidden,omitempty"`
-	InheritMCP               *bool     `json:"inherit_mcp,omitempty"`
-	InheritCustomizations    *bool     `json:"inherit_customizations,omitempty"`
-	ExcludeDefaultComponents *bool     `json:"exclude_default_components,omitempty"`
-	Range                    hcl.Range `json:"-"`
+	Name                     string   `json:"name"`
+	Description              string   `json:"description"`
+	Body                     string   `json:"body"`
+	Model                    string   `json:"model,omitempty"`
+	Tools                    []string `json:"tools,omitempty"`
+	MCPServers               []string `json:"mcp_servers,omitempty"`
+	Skills                   []string `json:"skills,omitempty"`
+	Plugins                  []string `json:"plugins,omitempty"`
+	Rules                    []string `json:"rules,omitempty"`
+	Agents                   []string `json:"agents,omitempty"`
+	Hooks                    []string `json:"hooks,omitempty"`
+	MainAgent                *bool    `json:"main_agent,omitempty"`
+	Subagent                 *bool    `json:"subagent,omitempty"`
+	CommandExecutionPolicy   string   `json:"command_execution_policy,omitempty"`
+	Hidden                   *bool    `json:"hidden,omitempty"`
+	InheritMCP               *bool    `json:"inherit_mcp,omitempty"`
+	InheritCustomizations    *bool    `json:"inherit_customizations,omitempty"`
+	ExcludeDefaultComponents *bool    `json:"exclude_default_components,omitempty"`
+	// Extra are more frontmatter keys, written as given (never one
+	// agyconf writes itself, never a secret).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	Range hcl.Range                  `json:"-"`
 }
 
 // Value is the field that holds a frontmatter key (agy.AgentFields): a
@@ -383,7 +408,8 @@ type Workflow struct {
 	Range       hcl.Range `json:"-"`
 }
 
-// Permissions is the one place for allow/ask/deny entries.
+// Permissions are allow/ask/deny entries: of the CLI's settings.json (the
+// permissions block), or shared with Antigravity 2.0 (shared_permissions).
 type Permissions struct {
 	Allow []string  `json:"allow,omitempty"`
 	Ask   []string  `json:"ask,omitempty"`
@@ -400,16 +426,22 @@ type Setting struct {
 
 // Plugin is a plugin tree: plugin.json plus nested components.
 type Plugin struct {
-	Name        string       `json:"name"`
-	Description string       `json:"description,omitempty"`
-	Disabled    bool         `json:"disabled,omitempty"`
-	Logo        string       `json:"logo,omitempty"`
-	MCPServers  []*MCPServer `json:"mcp_servers,omitempty"`
-	Hooks       []*Hook      `json:"hooks,omitempty"`
-	Skills      []*Skill     `json:"skills,omitempty"`
-	Rules       []*Rule      `json:"rules,omitempty"`
-	Agents      []*Agent     `json:"agents,omitempty"`
-	Range       hcl.Range    `json:"-"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Enabled, when set, is the plugin's entry in ~/.gemini/config/config.json,
+	// where agy keeps enablement since 1.1.11; nil leaves it to agy, which
+	// seeds it enabled when it first discovers the plugin.
+	Enabled *bool `json:"enabled,omitempty"`
+	// Extra are more plugin.json members, written as given: the official
+	// schema allows only name and description, so the decoder takes them
+	// only with allow_extra.
+	Extra      map[string]json.RawMessage `json:"extra,omitempty"`
+	MCPServers []*MCPServer               `json:"mcp_servers,omitempty"`
+	Hooks      []*Hook                    `json:"hooks,omitempty"`
+	Skills     []*Skill                   `json:"skills,omitempty"`
+	Rules      []*Rule                    `json:"rules,omitempty"`
+	Agents     []*Agent                   `json:"agents,omitempty"`
+	Range      hcl.Range                  `json:"-"`
 }
 
 // Harness is a `harness` block, kept as declared; internal/harness expands

@@ -2,7 +2,11 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -18,6 +22,78 @@ type field struct {
 }
 
 type frontmatter []field
+
+// withExtra appends an extra = { … }'s keys, sorted, after the fields
+// agyconf writes; a key already set is never overridden (the decoder
+// refuses one anyway).
+func (fm frontmatter) withExtra(extra map[string]json.RawMessage) frontmatter {
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.ContainsFunc(fm, func(f field) bool { return f.key == k }) {
+			fm = append(fm, field{k, extra[k]})
+		}
+	}
+	return fm
+}
+
+// jsonNode is a JSON value as YAML: objects with their keys sorted,
+// numbers as written, strings as strNode writes them.
+func jsonNode(raw json.RawMessage, inFlow bool) (*yaml.Node, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return valueNode(v, inFlow), nil
+}
+
+func valueNode(v any, inFlow bool) *yaml.Node {
+	switch x := v.(type) {
+	case string:
+		return strNode(x, inFlow)
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(x)}
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: x.String()}
+		}
+		// A fraction, an exponent, or an integer past int64, which YAML
+		// readers do not take as an int: written as the float a JSON
+		// reader would make of it, spelt so that YAML reads a float.
+		f, _ := x.Float64()
+		s := strconv.FormatFloat(f, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eEnN") {
+			s += ".0"
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: s}
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
+		for _, e := range x {
+			n.Content = append(n.Content, valueNode(e, true))
+		}
+		return n
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		if inFlow {
+			n.Style = yaml.FlowStyle
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, valueNode(x[k], inFlow))
+		}
+		return n
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+}
 
 // strNode is a string scalar. Double quotes, whose escapes can say
 // anything, are chosen for what a block or plain scalar would mangle or
@@ -72,6 +148,12 @@ func node(key string, val any) *yaml.Node {
 		}
 	case frontmatter:
 		v = x.mapping()
+	case json.RawMessage:
+		n, err := jsonNode(x, false)
+		if err != nil {
+			panic(fmt.Sprintf("render: frontmatter %s: %v", key, err))
+		}
+		v = n
 	default:
 		panic(fmt.Sprintf("render: frontmatter %s: unsupported %T", key, val))
 	}

@@ -73,6 +73,7 @@ func Render(cfg *model.Config, l layout.Layout) (*Plan, hcl.Diagnostics) {
 		r.errorf(h.Range, "Harness not expanded", "harness %q reached render unexpanded; this is a bug in agyconf, please report it.", h.Kind)
 	}
 	r.acp()
+	r.userConfig()
 	r.plan.sort()
 	r.checkCollisions()
 	if r.diags.HasErrors() {
@@ -250,6 +251,34 @@ func (r *renderer) mcpServers(servers []*model.MCPServer, org Origins) (doc map[
 		}
 		if len(s.DisabledTools) > 0 {
 			m["disabledTools"] = strings2any(s.DisabledTools)
+		}
+		if len(s.EnabledTools) > 0 {
+			m["enabledTools"] = strings2any(s.EnabledTools)
+		}
+		if s.TimeoutSeconds != nil {
+			m["timeoutSeconds"] = *s.TimeoutSeconds
+		}
+		if len(s.Tools) > 0 {
+			// tools.<tool>.eager: the one reading of the changelog's
+			// tools.eager under which writing it cannot cost the server
+			// (internal/agy's table).
+			tools := map[string]any{}
+			for name, t := range s.Tools {
+				org.add(t.Range, "mcpServers", s.Name, "tools", name)
+				entry := map[string]any{}
+				if t.Eager != nil {
+					entry["eager"] = *t.Eager
+				}
+				tools[name] = entry
+			}
+			m["tools"] = tools
+		}
+		// extra never overrides a field agyconf writes: the decoder
+		// refuses one, and what render set is kept anyway.
+		for k, v := range s.Extra {
+			if _, set := m[k]; !set {
+				m[k] = v
+			}
 		}
 		all[s.Name] = m
 	}
@@ -527,7 +556,7 @@ func agentFrontmatter(a *model.Agent) frontmatter {
 			panic(fmt.Sprintf("render: agent frontmatter key %s has no field in model.Agent", f.Key))
 		}
 	}
-	return fm
+	return fm.withExtra(a.Extra)
 }
 
 func (r *renderer) workflows() {
@@ -635,6 +664,62 @@ func (r *renderer) acp() {
 	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaOf(agy.ACPSettings), JSON: doc, Merge: &Merge{Defaults: []string{"auth", "gcp"}}, Origin: a.Range})
 }
 
+// userConfig writes the entries agyconf owns in ~/.gemini/config/config.json,
+// the file the CLI shares with Antigravity 2.0: the enablement of each
+// plugin that declares it, and the shared permission grants. agy and
+// Antigravity write the file themselves (grants recorded by "Always
+// allow", every plugin's enablement), so agyconf owns a plugin's entry
+// and each grant one by one, never the file or its lists.
+func (r *renderer) userConfig() {
+	plugins := map[string]any{}
+	org := Origins{}
+	for _, p := range r.cfg.Plugins {
+		if p.Enabled == nil {
+			continue
+		}
+		plugins[p.Name] = map[string]any{"enabled": *p.Enabled}
+		org.add(p.Range, "plugins", p.Name)
+	}
+	sp := r.cfg.SharedPermissions
+	if len(plugins) == 0 && sp == nil {
+		return
+	}
+	doc := map[string]any{}
+	if len(plugins) > 0 {
+		doc["plugins"] = plugins
+	}
+	if sp != nil {
+		grants := map[string]any{}
+		for _, l := range []struct {
+			key  string
+			vals []string
+		}{{"allow", sp.Allow}, {"ask", sp.Ask}, {"deny", sp.Deny}} {
+			if len(l.vals) > 0 {
+				grants[l.key] = strings2any(l.vals)
+			}
+		}
+		doc["userSettings"] = map[string]any{"globalPermissionGrants": grants}
+		org.add(sp.Range, "userSettings", "globalPermissionGrants")
+	}
+	p, ok := r.l.Path(agy.UserConfig)
+	if !ok {
+		if sp != nil {
+			r.errorf(sp.Range, "No place for this block", "Grants shared with Antigravity 2.0 live in ~/.gemini/config/config.json, in the home: scope %q has no place for them. Project grants live in ~/.gemini/config/projects/<uuid>.json under a uuid agy assigns, which agyconf cannot find (docs/config.md): declare shared_permissions in a global config, or set agyconf { layout { %s = \"…\" } }.", r.l.Scope(), agy.UserConfig)
+		}
+		for _, pl := range r.cfg.Plugins {
+			if pl.Enabled != nil {
+				r.errorf(pl.Range, "No place for enablement", "A plugin's enablement is the user's, in ~/.gemini/config/config.json (agy 1.1.11), outside a %s render: leave enabled out and switch the plugin with agy plugin enable|disable, or declare the plugin in a global config.", r.l.Scope())
+			}
+		}
+		return
+	}
+	merge := &Merge{
+		Parent: []string{"plugins"},
+		Items:  [][]string{{"userSettings", "globalPermissionGrants", "allow"}, {"userSettings", "globalPermissionGrants", "ask"}, {"userSettings", "globalPermissionGrants", "deny"}},
+	}
+	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaOf(agy.UserConfig), JSON: doc, Merge: merge, Origins: org})
+}
+
 func (r *renderer) settingsRange() hcl.Range {
 	if r.cfg.Permissions != nil {
 		return r.cfg.Permissions.Range
@@ -648,7 +733,7 @@ func (r *renderer) settingsRange() hcl.Range {
 	return first
 }
 
-// plugin writes a plugin tree: plugin.json with only the fields agy reads
+// plugin writes a plugin tree: plugin.json as the CLI docs' schema has it
 // (never "permissions"), and the components under their fixed names.
 func (r *renderer) plugin(p *model.Plugin) {
 	dir := r.dir(agy.Plugins, p.Range)
@@ -656,15 +741,15 @@ func (r *renderer) plugin(p *model.Plugin) {
 		return
 	}
 	base := path.Join(dir, p.Name)
+	// The CLI docs' schema: name and description, nothing else. Enablement
+	// is config.json's (userConfig); extra members only with allow_extra,
+	// which the decoder checked.
 	manifest := map[string]any{"name": p.Name}
 	if p.Description != "" {
 		manifest["description"] = p.Description
 	}
-	if p.Disabled {
-		manifest["disabled"] = true
-	}
-	if p.Logo != "" {
-		manifest["logo"] = p.Logo
+	for k, v := range p.Extra {
+		manifest[k] = v
 	}
 	r.add(&Document{Path: path.Join(base, "plugin.json"), Mode: ModeFile, Schema: SchemaOf(agy.Plugins), JSON: manifest})
 	if len(p.MCPServers) > 0 {

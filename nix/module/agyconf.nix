@@ -192,6 +192,39 @@ let
         default = [ ];
         description = "Tools of this server agy must not offer.";
       };
+      enabledTools = mkOption {
+        type = types.listOf types.str;
+        default = [ ];
+        description = "The only tools of this server agy offers (`enabledTools`, agy 1.1.16 or newer: set `agyVersion`). Not together with `disabledTools`.";
+      };
+      timeoutSeconds = mkOption {
+        type = types.nullOr types.int;
+        default = null;
+        description = "How long agy waits for the server to launch, in seconds; -1 for no limit (`timeoutSeconds`, agy 1.0.7 or newer: set `agyVersion`).";
+      };
+      tools = mkOption {
+        type = types.attrsOf (
+          types.submodule {
+            options.eager = mkOption {
+              type = types.bool;
+              description = "Load the tool's declaration at startup (`true`) or on demand (`false`).";
+            };
+          }
+        );
+        default = { };
+        example = {
+          list_servers.eager = true;
+        };
+        description = "Per-tool settings, by tool name, written as `tools.<tool>.eager` (agy 1.1.16 or newer: set `agyVersion`).";
+      };
+      extra = mkOption {
+        type = types.attrsOf jsonFormat.type;
+        default = { };
+        example = {
+          trust = true;
+        };
+        description = "More members of the server's `mcp_config.json` entry, written as given: a field agy reads that agyconf does not know yet. Never one agyconf writes itself, never a secret.";
+      };
       type = mkOption {
         type = types.nullOr (
           types.enum [
@@ -298,6 +331,14 @@ let
       inheritMcp = nullOrBool "Whether the agent inherits the caller's MCP servers.";
       inheritCustomizations = nullOrBool "Whether the agent adopts your skills, rules, plugins, subagents and MCP servers (agy 1.1.14 and newer).";
       excludeDefaultComponents = nullOrBool "Opt the agent out of agy's default prompt sections and built-in tools (agy 1.2.1 and newer).";
+      extra = mkOption {
+        type = types.attrsOf jsonFormat.type;
+        default = { };
+        example = {
+          effort = "high";
+        };
+        description = "More frontmatter keys, written as given: a key agy reads that agyconf does not know yet. Never one agyconf writes itself, never a secret.";
+      };
     };
   };
 
@@ -322,12 +363,21 @@ let
   pluginType = types.submodule {
     options = {
       description = nullOrStr "Plugin description.";
-      disabled = mkOption {
+      enabled = nullOrBool "Whether the plugin is on, kept in `~/.gemini/config/config.json` (where agy reads enablement since 1.1.11); null leaves it to agy, which seeds it enabled when it first discovers the plugin.";
+      extra = mkOption {
+        type = types.attrsOf jsonFormat.type;
+        default = { };
+        example = {
+          version = "1.2.0";
+          logo = "assets/logo.png";
+        };
+        description = "More `plugin.json` members, written as given (needs `allowExtra`): the CLI docs' schema allows only `name` and `description`, agy discards what it does not read.";
+      };
+      allowExtra = mkOption {
         type = types.bool;
         default = false;
-        description = "Install the plugin switched off.";
+        description = "Write `extra` into `plugin.json` although the CLI docs' schema refuses keys other than `name` and `description`.";
       };
-      logo = nullOrStr "Logo of the plugin.";
       mcpServers = attrsOfOption mcpServerType "MCP servers of the plugin, as `programs.agyconf.mcpServers`.";
       hooks = attrsOfOption hookType "Hooks of the plugin, as `programs.agyconf.hooks`.";
       skills = attrsOfOption skillType "Skills of the plugin, as `programs.agyconf.skills`.";
@@ -423,6 +473,9 @@ let
     "disabled"
     "enabled"
     "disabledTools"
+    "enabledTools"
+    "timeoutSeconds"
+    "tools"
     "type"
   ];
 
@@ -466,6 +519,15 @@ let
     disabledTools = {
       ok = v: builtins.isList v && lib.all builtins.isString v;
       want = "a list of strings";
+    };
+    enabledTools = fieldChecks.disabledTools;
+    timeoutSeconds = {
+      ok = v: v == null || builtins.isInt v;
+      want = "a whole number of seconds, -1 for no limit";
+    };
+    tools = {
+      ok = builtins.isAttrs;
+      want = "an attribute set of { eager = true|false; }, by tool name";
     };
     type = {
       ok = v: v == null || lib.elem v [ "stdio" "http" "sse" ];
@@ -515,6 +577,15 @@ let
           };
       disabled = field s "disabled" false == true || field s "enabled" true == false;
       disabledTools = field s "disabledTools" [ ];
+      enabledTools = field s "enabledTools" [ ];
+      timeoutSeconds = field s "timeoutSeconds" null;
+      # Only the per-tool shape, tools.<tool>.eager, is carried over.
+      tools = lib.mapAttrs (_: t: { inherit (t) eager; }) (
+        lib.filterAttrs (_: t: builtins.isAttrs t && t ? eager && builtins.isBool t.eager) (field s "tools" { })
+      );
+      # Fields agyconf does not know go through as they are (extra);
+      # a null, which extra cannot hold, is left out (a warning says so).
+      extra = lib.filterAttrs (k: v: !(lib.elem k knownMcpKeys) && v != null) s;
       secretMode = null;
     };
 
@@ -871,7 +942,7 @@ in
       example = {
         skills = ".gemini/antigravity-cli/skills";
       };
-      description = "Path overrides relative to `$HOME`, keyed by artifact (`mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `acp_settings`; `ide_settings` is retired and refused).";
+      description = "Path overrides relative to `$HOME`, keyed by artifact (`mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `acp_settings`, `user_config`; `ide_settings` is retired and refused).";
     };
 
     tools = mkOption {
@@ -966,6 +1037,22 @@ in
       };
       default = { };
       description = "agy's permission lists; an entry may appear in only one (agy applies deny over ask over allow).";
+    };
+
+    sharedPermissions = mkOption {
+      type = types.submodule {
+        options = lib.genAttrs [ "allow" "ask" "deny" ] (
+          list:
+          mkOption {
+            type = types.listOf types.str;
+            default = [ ];
+            example = [ "command(git status)" ];
+            description = "Grants shared with Antigravity 2.0 that agy treats as `${list}`.";
+          }
+        );
+      };
+      default = { };
+      description = "Permission grants shared with Antigravity 2.0, kept in `~/.gemini/config/config.json` (`userSettings.globalPermissionGrants`), which the CLI merges with its own `settings.json`; an entry may appear once across `permissions` and `sharedPermissions`.";
     };
 
     settings = mkOption {
@@ -1213,11 +1300,16 @@ in
               lib.mapAttrsToList (
                 _: f:
                 let
-                  unknown = if builtins.isAttrs f.server then lib.subtractLists knownMcpKeys (lib.attrNames f.server) else [ ];
+                  # Unknown fields go through in extra; a null cannot.
+                  dropped =
+                    if builtins.isAttrs f.server then
+                      lib.filter (k: f.server.${k} == null) (lib.subtractLists knownMcpKeys (lib.attrNames f.server))
+                    else
+                      [ ];
                 in
                 lib.optional (
-                  unknown != [ ]
-                ) "programs.agyconf: ${f.from}: ${lib.concatStringsSep ", " unknown} not carried over (agyconf has no such server setting)."
+                  dropped != [ ]
+                ) "programs.agyconf: ${f.from}: ${lib.concatStringsSep ", " dropped} not carried over (null, which a server's extra cannot hold)."
               ) foreignKept
             )
             ++ lib.optional (

@@ -662,6 +662,7 @@ in
             httpUrl = "https://mcp.example.com/";
             enabled = false;
             trust = true;
+            note = null;
           };
           github.command = "from-antigravity-cli";
         };
@@ -694,6 +695,7 @@ in
       legacy.command = "legacy-server";
       remote = {
         disabled = true;
+        extra.trust = true;
         server_url = "https://mcp.example.com/";
       };
     };
@@ -712,7 +714,7 @@ in
     eq."/files/.gemini~1AGENTS.md/enable" = true;
     contains."/warnings" = [
       "programs.antigravity-cli.mcpServers.github ignored"
-      "programs.antigravity-cli.mcpServers.remote: trust not carried over"
+      "programs.antigravity-cli.mcpServers.remote: note not carried over (null"
     ];
   };
   coexist-rules = {

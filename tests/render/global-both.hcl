@@ -26,6 +26,18 @@ mcp_server "off" {
   command  = "xmsg"
   disabled = true
 }
+mcp_server "coolify" {
+  command         = "coolify-mcp"
+  extra           = { trust = true }
+  enabled_tools   = ["list_servers", "get_application_logs"]
+  timeout_seconds = -1
+  tool "list_servers" {
+    eager = true
+  }
+  tool "get_application_logs" {
+    eager = false
+  }
+}
 mcp_server "linear" {
   server_url     = "https://mcp.linear.app/sse"
   headers        = { Authorization = "Bearer ${secret_file("/run/secrets/linear")}" }
@@ -102,6 +114,11 @@ agent "reviewer" {
   hidden                   = false
   inherit_mcp              = true
 }
+agent "extended" {
+  description = "Uses keys newer agy builds read"
+  body        = "You help."
+  extra       = { effort = "high", routing = { prefer = ["pro"] } }
+}
 agent "minimal" {
   description = "1.0"
   body        = "You help."
@@ -118,6 +135,11 @@ permissions {
   ask   = ["command(git push *)", "write_file(/etc/*)"]
   deny  = ["command(rm -rf *)", "read_file(/root/*)", "execute_url"]
 }
+
+shared_permissions {
+  allow = ["command(ls)", "read_url(https://go.dev/*)"]
+  deny  = ["command(git push --force *)"]
+}
 settings {
   toolPermission          = "request-review"
   artifactReviewPolicy    = "agent-decides"
@@ -133,7 +155,9 @@ settings {
 }
 plugin "team-tools" {
   description = "Our shared tools"
-  logo        = "assets/logo.png"
+  enabled     = true
+  extra       = { logo = "assets/logo.png", version = "1.2.0" }
+  allow_extra = true
   mcp_server "docs" {
     command = "docs-mcp"
     args    = ["--index", "team"]
@@ -181,7 +205,7 @@ plugin "team-tools" {
   }
 }
 plugin "off" {
-  disabled = true
+  enabled = false
   rule "noop" { body = "Nothing." }
 }
 harness "mempalace" {

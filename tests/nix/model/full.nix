@@ -107,7 +107,22 @@ let
       };
     };
     disabled = false;
-    disabledTools = [ "delete_issue" ];
+    enabledTools = [
+      "get_issue"
+      "\${not_expanded}"
+    ];
+    timeoutSeconds = -1;
+    extra = {
+      transport = "streamable-http";
+      "x-limits".tags = [
+        "\${kept}"
+        1
+      ];
+    };
+    tools = {
+      get_issue.eager = true;
+      list_issues.eager = false;
+    };
     secretMode = "inline";
   };
   agent = {
@@ -131,6 +146,10 @@ let
     hooks = [ "hooks.json" ];
     inheritCustomizations = false;
     excludeDefaultComponents = true;
+    extra = {
+      effort = "high";
+      routing.prefer = [ "pro" ];
+    };
   };
 in
 {
@@ -156,6 +175,7 @@ in
       workflows = ".config/agy/workflows";
       settings = ".config/agy/settings.json";
       acp_settings = ".config/agy/acp-settings.json";
+      user_config = ".config/agy/config.json";
     };
     tools = {
       github-mcp-server = "/home/me/.nix-profile/bin/github-mcp-server";
@@ -209,8 +229,13 @@ in
     };
     plugins.team-tools = {
       description = "Our shared tools";
-      disabled = true;
-      logo = "assets/logo.png";
+      enabled = false;
+      extra = {
+        logo = "assets/logo.png";
+        version = "\${VERSION}";
+        author.name = "Team";
+      };
+      allowExtra = true;
       mcpServers = {
         docs = localServer;
         search = remoteServer;
@@ -251,6 +276,11 @@ in
       ];
       ask = [ "write_file" ];
       deny = [ "command(rm -rf \${HOME})" ];
+    };
+    sharedPermissions = {
+      allow = [ "command(ls)" ];
+      ask = [ "mcp(github/create_issue)" ];
+      deny = [ "command(git push --force *)" ];
     };
     settings = {
       toolPermission = "proceed-in-sandbox";

@@ -65,6 +65,17 @@ agent "reviewer" {
   inherit_mcp              = true
 }
 
+# Frontmatter keys agyconf does not know yet, written as given.
+agent "extended" {
+  description = "Uses keys newer agy builds read"
+  body        = "You help."
+  extra = {
+    effort      = "high"
+    temperature = 0.2
+    routing     = { prefer = ["pro", "flash"], fallback = true }
+  }
+}
+
 agent "minimal" {
   description = "Only what is required"
   body        = "You help."

@@ -11,8 +11,9 @@ mcp_server "docs" {
 
 plugin "team-tools" {
   description = "Our shared tools"
-  logo        = "assets/logo.png"
-  disabled    = false
+  enabled     = true
+  extra       = { logo = "assets/logo.png", version = "1.2.0", author = { name = "Team" } }
+  allow_extra = true
 
   mcp_server "docs" {
     command = "docs-mcp"
@@ -53,6 +54,6 @@ plugin "team-tools" {
 }
 
 plugin "off" {
-  disabled = true
+  enabled = false
   rule "noop" { body = "Nothing." }
 }

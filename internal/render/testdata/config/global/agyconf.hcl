@@ -40,6 +40,17 @@ mcp_server "off" {
   disabled = true
 }
 
+# Read by newer builds only: agy_version says this one has them.
+mcp_server "coolify" {
+  command         = "coolify-mcp"
+  extra           = { trust = true, "x-limits" = { rate = 10, tags = ["a", "$${NOT_A_TEMPLATE}"] } }
+  enabled_tools   = ["list_servers"]
+  timeout_seconds = 180
+  tool "list_servers" {
+    eager = true
+  }
+}
+
 hook "audit" {
   pre_tool_use {
     matcher = "run_command"
@@ -104,6 +115,16 @@ rule "security" {
   body    = "Never print secrets."
 }
 
+agent "extended" {
+  description = "Uses keys newer agy builds read"
+  body        = "You help."
+  extra = {
+    effort  = "high"
+    weird   = "yes: no\n  # not a comment"
+    routing = { prefer = ["pro", "flash"], fallback = true, budget = 1.5, none = null }
+  }
+}
+
 agent "reviewer" {
   description              = "Reviews diffs"
   body                     = "You review diffs."
@@ -135,6 +156,11 @@ permissions {
   deny  = ["command(rm -rf *)"]
 }
 
+shared_permissions {
+  allow = ["command(ls)"]
+  ask   = ["mcp(github/create_issue)"]
+}
+
 settings {
   toolPermission = "request-review"
   statusLine     = { enabled = true, format = "{model}" }
@@ -142,7 +168,9 @@ settings {
 
 plugin "team-tools" {
   description = "Our shared tools"
-  logo        = "logo.png"
+  enabled     = false
+  extra       = { logo = "logo.png", license = "Apache-2.0" }
+  allow_extra = true
   mcp_server "docs" {
     command = "docs-mcp"
   }

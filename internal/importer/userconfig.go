@@ -1,0 +1,67 @@
+package importer
+
+import (
+	"github.com/agyconf/agyconf/internal/agy"
+)
+
+// userConfigFile reads what agyconf models of ~/.gemini/config/config.json,
+// the file the CLI shares with Antigravity 2.0: plugin enablement (kept
+// for the plugins imported after it) and the shared permission grants.
+// Everything else in it is agy's own state, which render leaves as it is,
+// so it is neither imported nor listed.
+func (im *importer) userConfigFile() {
+	p, ok := im.l.Path(agy.UserConfig)
+	if !ok {
+		return
+	}
+	doc, ok := im.readJSON(p, "user-config")
+	if !ok {
+		return
+	}
+	root, ok := doc.(map[string]any)
+	if !ok {
+		im.skip(p, "", "the top level is not an object")
+		return
+	}
+	im.userConfigPath = p
+	if v, has := root["plugins"]; has {
+		plugins, ok := v.(map[string]any)
+		if !ok {
+			im.skip(p, "plugins", "is not an object")
+		}
+		for _, name := range sortedKeys(plugins) {
+			entry, ok := plugins[name].(map[string]any)
+			enabled, isBool := entry["enabled"].(bool)
+			switch {
+			case !ok || !isBool:
+				im.skip(p, "plugins."+name, "is not an object with a boolean enabled")
+			case len(entry) > 1:
+				// agyconf owns a plugin's entry whole: one holding more
+				// than agyconf writes stays agy's.
+				im.skip(p, "plugins."+name, "holds more than enabled; agyconf would own the whole entry, so it is left to agy")
+			default:
+				im.enablement[name] = enabled
+			}
+		}
+	}
+	if us, has := root["userSettings"]; has {
+		m, ok := us.(map[string]any)
+		if !ok {
+			im.skip(p, "userSettings", "is not an object")
+			return
+		}
+		if g, has := m["globalPermissionGrants"]; has {
+			im.cfg.SharedPermissions = im.permissionLists(p, "userSettings.globalPermissionGrants", g, im.cfg.Permissions)
+		}
+	}
+}
+
+// unclaimedEnablement lists the config.json entries of plugins no plugin
+// folder imported: builtin plugins, marketplace installs elsewhere.
+func (im *importer) unclaimedEnablement() {
+	for _, name := range sortedKeys(im.enablement) {
+		if !im.claimed[name] {
+			im.skip(im.userConfigPath, "plugins."+name, "no plugin folder of this name is imported; its entry is left as it is")
+		}
+	}
+}
