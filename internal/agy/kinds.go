@@ -45,6 +45,7 @@ const (
 	Workflows          KindID = "workflows"
 	Settings           KindID = "settings"
 	ACPSettings        KindID = "acp_settings"
+	Ignore             KindID = "ignore"
 	// IDESettings is retired: see retiredKinds.
 	IDESettings KindID = "ide_settings"
 )
@@ -67,8 +68,38 @@ type Kind struct {
 	// Shared kinds are files agyconf shares with the user and agy: it owns
 	// entries of them, never the whole file.
 	Shared bool
+	// Block kinds are a file that is the user's, in which agyconf owns
+	// one managed block between marker lines written in the file's own
+	// comment syntax; "" for the others.
+	Block BlockSyntax
+	// Since is the first agy build known to read the kind; zero when it
+	// predates what the sources cover.
+	Since  Version
 	Places Places
 	Source Source
+}
+
+// BlockSyntax is the comment syntax of agyconf's marker lines in a file
+// where it owns a managed block.
+type BlockSyntax string
+
+const (
+	// BlockHTMLComment: markdown files (GEMINI.md), whose HTML comments
+	// do not show when rendered.
+	BlockHTMLComment BlockSyntax = "html-comment"
+	// BlockHashComment: line-oriented files where a line starting with
+	// "#" is a comment (.antigravityignore, read like a .gitignore).
+	BlockHashComment BlockSyntax = "hash-comment"
+)
+
+// Markers are the begin and end lines around agyconf's block in a file of
+// the syntax; every syntax has both, each a whole line.
+func (s BlockSyntax) Markers() (begin, end string) {
+	const what = "BEGIN agyconf: managed block; edits here are overwritten by agyconf render"
+	if s == BlockHashComment {
+		return "# " + what, "# END agyconf"
+	}
+	return "<!-- " + what + " -->", "<!-- END agyconf -->"
 }
 
 func same(p string) map[Product][]string {
@@ -106,7 +137,7 @@ func kinds() []Kind {
 			// written as a managed block.
 			Places: Places{ScopeWorkspace: same(".agents/rules")},
 			Source: Source{Survey, "§6"}},
-		{ID: GlobalRules, Summary: "global rules: a block agyconf manages in GEMINI.md",
+		{ID: GlobalRules, Summary: "global rules: a block agyconf manages in GEMINI.md", Block: BlockHTMLComment,
 			Places: Places{ScopeGlobal: same(".gemini/GEMINI.md")},
 			Source: Source{Survey, "§6"}},
 		{ID: Workflows, Summary: "workflows, one markdown file each", Schema: "workflow-frontmatter", Folder: true,
@@ -127,6 +158,14 @@ func kinds() []Kind {
 		{ID: ACPSettings, Summary: "the ACP server's settings", Schema: "acp-settings", Shared: true,
 			Places: Places{ScopeGlobal: {ProductCLI: {".gemini/antigravity-acp/settings.json"}, ProductBoth: {".gemini/antigravity-acp/settings.json"}}},
 			Source: Source{Survey, "seed 002 §3.3"}},
+		// The changelog names the file once, and only for what @ path
+		// completion offers: nothing documents its syntax (read here as
+		// gitignore-like lines, the safe reading: agyconf writes the
+		// user's lines as given) nor shows it keeps files from the agent's
+		// tools, so it is no way to hide secrets.
+		{ID: Ignore, Summary: "paths agy leaves out of @ file path completion: a block agyconf manages in .antigravityignore", Block: BlockHashComment, Since: V(1, 1, 16),
+			Places: Places{ScopeWorkspace: same(".antigravityignore")},
+			Source: Source{Changelog, "1.1.16 (\"Fixed `@` file path completion showing files that were in your `.antigravityignore`\"); syntax undocumented; reference 2026-12 §8 (third-party-known)"}},
 	}
 }
 

@@ -32,6 +32,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "plugin", LabelNames: []string{"name"}},
 		{Type: "harness", LabelNames: []string{"kind"}},
 		{Type: "acp"},
+		{Type: "ignore"},
 	},
 }
 
@@ -139,7 +140,7 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 	}
 
 	seen := newSeen()
-	var permsBlock, acpBlock *hcl.Block
+	var permsBlock, acpBlock, ignoreBlock *hcl.Block
 	for _, b := range blocks {
 		switch b.Type {
 		case "agyconf":
@@ -194,6 +195,13 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 			}
 			acpBlock = b
 			cfg.ACP = d.decodeACP(b)
+		case "ignore":
+			if ignoreBlock != nil {
+				d.duplicate(b, ignoreBlock, "ignore block")
+				continue
+			}
+			ignoreBlock = b
+			cfg.Ignore = d.decodeIgnore(b)
 		default:
 			panic(fmt.Sprintf("config: block type %q in topSchema has no decoder", b.Type))
 		}

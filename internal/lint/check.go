@@ -145,6 +145,9 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	if k == kindIgnore {
+		return capFindings(ignoreFindings(path, data)), nil
+	}
 	return c.check(path, k, data, fi.Mode().Perm(), fileIsPluginDir(filepath.Dir(path)))
 }
 

@@ -43,6 +43,8 @@ const (
 	// (agy.UnreadFiles).
 	kindSettingsUnread kind = "settings-unread"
 	kindACPSettings    kind = "acp-settings"
+	// kindIgnore: a workspace's .antigravityignore (agy.Ignore).
+	kindIgnore kind = "ignore"
 )
 
 // isRoot reports whether a folder name is a workspace customization root.
@@ -71,7 +73,7 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 		if !fi.IsDir() {
 			k, ok := classifyFile(p)
 			if !ok {
-				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, SKILL.md, or a .md under rules/, workflows/, agents/)", p)
+				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, SKILL.md, .antigravityignore, or a .md under rules/, workflows/, agents/)", p)
 			}
 			fs, err := c.file(p, k)
 			if err != nil {
@@ -94,6 +96,13 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 	}
 	Sort(out)
 	return out, nil
+}
+
+// ignoreFile is the name of a workspace's .antigravityignore, its path
+// relative to the workspace root in internal/agy's table.
+func ignoreFile() string {
+	k, _ := agy.KindOf(agy.Ignore)
+	return k.PathsFor(agy.ScopeWorkspace, agy.ProductBoth)[0]
 }
 
 func fileIsPluginDir(dir string) bool {
@@ -138,6 +147,11 @@ func discover(dir string) ([]found, error) {
 			return nil
 		}
 		if !d.Type().IsRegular() {
+			return nil
+		}
+		if d.Name() == ignoreFile() {
+			// At the workspace root, outside every customization root.
+			out = append(out, found{p, kindIgnore})
 			return nil
 		}
 		inside := givenInside || fileIsPluginDir(filepath.Dir(p))
@@ -195,6 +209,8 @@ func classifyFile(p string) (kind, bool) {
 		return kindHooks, true
 	case "SKILL.md":
 		return kindSkill, true
+	case ignoreFile():
+		return kindIgnore, true
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
