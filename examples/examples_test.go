@@ -211,10 +211,16 @@ func TestExamples(t *testing.T) {
 				t.Errorf("a second render of examples/%s changed something: exit %d\n%s%s", name, code, stdout, stderr)
 			}
 
-			// A tree agyconf rendered has no findings, but for the programs
-			// the examples name on a user's machine, which validate looks
-			// up on this one.
-			code, stdout, stderr = agyconf("validate", "--strict", "--format", "json", root)
+			// A tree agyconf rendered has no findings, judged for the
+			// oldest agy the example says it must load on, but for the
+			// programs the examples name on a user's machine, which
+			// validate looks up on this one.
+			args := []string{"validate", "--strict", "--format", "json"}
+			if v := agyVersionOf(t, name); v != "" {
+				args = append(args, "--agy-version", v)
+			}
+			args = append(args, root)
+			code, stdout, stderr = agyconf(args...)
 			var report struct {
 				Findings []lint.Finding `json:"findings"`
 			}
@@ -228,6 +234,25 @@ func TestExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// agyVersionRE finds agyconf { agy_version } in an example's config, HCL
+// or its JSON form.
+var agyVersionRE = regexp.MustCompile(`"?agy_version"?\s*[=:]\s*"([^"]+)"`)
+
+// agyVersionOf is the agy_version an example's config sets, "" if none.
+func agyVersionOf(t *testing.T, name string) string {
+	t.Helper()
+	for _, f := range []string{"agyconf.hcl", "agyconf.json"} {
+		data, err := os.ReadFile(filepath.Join(name, f))
+		if err != nil {
+			continue
+		}
+		if m := agyVersionRE.FindSubmatch(data); m != nil {
+			return string(m[1])
+		}
+	}
+	return ""
 }
 
 var secondRender = regexp.MustCompile(`^rendered into .*: ([0-9]+ unchanged|nothing to do .*)$`)

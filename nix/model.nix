@@ -246,6 +246,8 @@ let
       body = mapNullable esc (s.body or null);
       # A path is copied to the store: a skill folder is not a secret.
       source = mapNullable (src: if isPath src then "${src}" else esc src) (s.source or null);
+      icon = mapNullable esc (s.icon or null);
+      disable_slash_command = s.disableSlashCommand or null;
     };
 
   rule =
@@ -266,11 +268,17 @@ let
       tools = map esc (a.tools or [ ]);
       mcp_servers = map esc (a.mcpServers or [ ]);
       skills = map esc (a.skills or [ ]);
+      plugins = map esc (a.plugins or [ ]);
+      rules = map esc (a.rules or [ ]);
+      agents = map esc (a.agents or [ ]);
+      hooks = map esc (a.hooks or [ ]);
       main_agent = a.mainAgent or null;
       subagent = a.subagent or null;
       command_execution_policy = mapNullable esc (a.commandExecutionPolicy or null);
       hidden = a.hidden or null;
       inherit_mcp = a.inheritMcp or null;
+      inherit_customizations = a.inheritCustomizations or null;
+      exclude_default_components = a.excludeDefaultComponents or null;
     };
 
   workflow =

@@ -32,6 +32,10 @@ const StateV1 = "state-v1"
 
 // StateV2 is the name of the schema of states written at version 2,
 // before the list of what waits for a secret, read only to migrate them.
+
+// StateV3 is the name of the schema of states written at version 3,
+// before agyconf wrote subagents as folders, read only to migrate them.
+const StateV3 = "state-v3"
 const StateV2 = "state-v2"
 
 // Names lists the embedded schemas, sorted.

@@ -45,7 +45,7 @@ func TestTablesWellFormed(t *testing.T) {
 		t.Error("PromptHandlers has no row")
 	}
 
-	for _, id := range []LimitID{SkillBody, RuleBody, WorkflowBody} {
+	for _, id := range []LimitID{SkillBody, RuleBudget, WorkflowBody} {
 		if l := LimitOf(id); l.Max <= 0 || l.Unit == "" || l.Source.Ref == "" {
 			t.Errorf("limit %s: %+v", id, l)
 		}

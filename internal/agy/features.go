@@ -21,6 +21,26 @@ const (
 	// HooksBOM, PluginBOM: a byte order mark in hooks.json and plugin.json.
 	HooksBOM  Feature = "hooks/bom"
 	PluginBOM Feature = "plugin/bom"
+
+	// Subagent frontmatter keys newer builds read (AgentFields names the
+	// key each one is about). An older build ignores a key it does not
+	// know, so the agent would run without what the key asks for: a tool
+	// set not cut down, customizations inherited after all.
+	AgentModel                    Feature = "agents/model"
+	AgentMarkdownKeys             Feature = "agents/markdown-keys"
+	AgentInheritCustomizations    Feature = "agents/inherit-customizations"
+	AgentRules                    Feature = "agents/rules"
+	AgentAgents                   Feature = "agents/agents"
+	AgentExcludeDefaultComponents Feature = "agents/exclude-default-components"
+	AgentHooks                    Feature = "agents/hooks"
+
+	// SKILL.md frontmatter keys newer builds read.
+	SkillDisableSlashCommand Feature = "skills/disable-slash-command"
+	SkillIcon                Feature = "skills/icon"
+
+	// GlobalRuleSources: the global rule places besides ~/.gemini/GEMINI.md
+	// (the Reads of the rules and global_rules kinds).
+	GlobalRuleSources Feature = "rules/global-sources"
 )
 
 // Behaviour is one version-dependent behaviour.
@@ -46,6 +66,16 @@ func behaviours() []Behaviour {
 		{Feature: MCPBOM, Summary: "a UTF-8 byte order mark at the start of mcp_config.json", Since: V(1, 1, 23), Source: Source{Changelog, "1.1.23 (\"Fixed parsing MCP JSON configuration files on Windows when saved with a UTF-8 byte order mark\"); reported on Windows, and the safe reading is every platform from that build on"}},
 		{Feature: HooksBOM, Summary: "a UTF-8 byte order mark at the start of hooks.json", Since: V(1, 3, 1), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1): accepted by 1.3.1, the first build named; the public changelog up to 1.2.10 has no such entry, so no earlier build is assumed"}},
 		{Feature: PluginBOM, Summary: "a UTF-8 byte order mark at the start of plugin.json", Since: V(1, 3, 1), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1); older builds do not load a plugin.json with one (reference §4)"}},
+		{Feature: AgentModel, Summary: "model in a subagent's frontmatter: the model tier the agent runs at when invoked as a subagent (default inherit, the parent's)", Since: V(1, 1, 5), Source: Source{Changelog, "1.1.5"}},
+		{Feature: AgentMarkdownKeys, Summary: "mainAgent, subagent, hidden, inheritMcp and commandExecutionPolicy in a subagent's frontmatter, with Markdown agents (agent.md)", Since: V(1, 1, 6), Source: Source{Changelog, "1.1.6"}},
+		{Feature: AgentInheritCustomizations, Summary: "inheritCustomizations in a subagent's frontmatter: one switch for whether the agent adopts the user's skills, rules, plugins, subagents and MCP servers", Since: V(1, 1, 14), Source: Source{Changelog, "1.1.14"}},
+		{Feature: AgentRules, Summary: "rules in a subagent's frontmatter: rule files the agent applies always, instead of inheriting the whole rule tree", Since: V(1, 1, 15), Source: Source{Changelog, "1.1.15"}},
+		{Feature: AgentAgents, Summary: "agents in a subagent's frontmatter: the subagents it depends on, with the path rules of skills (workspace-relative, absolute, agent-relative)", Since: V(1, 1, 27), Source: Source{Changelog, "1.1.27"}},
+		{Feature: AgentExcludeDefaultComponents, Summary: "excludeDefaultComponents: true in a subagent's frontmatter: the agent opts out of the default prompt sections and built-in tools", Since: V(1, 2, 1), Source: Source{Changelog, "1.2.1"}},
+		{Feature: AgentHooks, Summary: "hooks in a subagent's frontmatter", Since: V(1, 3, 1), Source: Source{ThirdParty, "a reading of the Antigravity 2.0 v2.17.0 and CLI 1.3.1 changelogs (reference 2026-12 §4); the shape of the value is in no source agyconf could read"}},
+		{Feature: SkillDisableSlashCommand, Summary: "disable-slash-command: true in SKILL.md: the skill leaves the / menu and /name resolution and stays invocable by the model", Since: V(1, 1, 12), Source: Source{Changelog, "1.1.12"}},
+		{Feature: SkillIcon, Summary: "metadata.icon in SKILL.md: an emoji shown in the /skills catalog and in slash-command completion", Since: V(1, 1, 20), Source: Source{Changelog, "1.1.20"}},
+		{Feature: GlobalRuleSources, Summary: "global rules read from ~/.gemini/config/rules/, ~/.gemini/AGENTS.md, ~/.gemini/config/AGENTS.md and ~/.gemini/config/GEMINI.md, besides ~/.gemini/GEMINI.md", Since: V(1, 2, 15), Source: Source{ThirdParty, "a reading of the CLI 1.2.15 changelog (reference 2026-12 §7); third-party installers write ~/.gemini/config/rules/"}},
 	}
 }
 

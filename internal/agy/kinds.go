@@ -2,6 +2,7 @@ package agy
 
 import (
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -74,8 +75,18 @@ type Kind struct {
 	Block BlockSyntax
 	// Since is the first agy build known to read the kind; zero when it
 	// predates what the sources cover.
-	Since  Version
-	Places Places
+	Since Version
+	// Item is where one item of a folder kind lives in its folder, with
+	// NAME for the item's name ("NAME/agent.md"); "" for other kinds.
+	Item string
+	// FormerItem is where agyconf put an item before (the flat agents'
+	// NAME.md): the state migration moves agyconf's own items from it
+	// (internal/apply), and lint warns on it.
+	FormerItem string
+	Places     Places
+	// Reads are further places agy reads documents of the kind from, which
+	// agyconf reads (validate, import) and never writes.
+	Reads  []Reading
 	Source Source
 }
 
@@ -102,9 +113,41 @@ func (s BlockSyntax) Markers() (begin, end string) {
 	return "<!-- " + what + " -->", "<!-- END agyconf -->"
 }
 
+// Reading is a place agy reads documents of a kind from that agyconf only
+// reads: writing there too would load what it writes twice, or the
+// sources are too weak to write by.
+type Reading struct {
+	Scope Scope
+	// Path is relative to the render root: a file, or for a folder kind
+	// the folder.
+	Path string
+	// Feature is the behaviour row of a place only newer builds read; ""
+	// for every build.
+	Feature Feature
+	// Why agyconf does not write there.
+	Why    string
+	Source Source
+}
+
+// ItemPath is where the item name of a folder kind lives below dir.
+func (k Kind) ItemPath(dir, name string) string {
+	return dir + "/" + strings.ReplaceAll(k.Item, "NAME", name)
+}
+
+// FormerItemPath is where agyconf put the item before, or "".
+func (k Kind) FormerItemPath(dir, name string) string {
+	if k.FormerItem == "" {
+		return ""
+	}
+	return dir + "/" + strings.ReplaceAll(k.FormerItem, "NAME", name)
+}
+
 func same(p string) map[Product][]string {
 	return map[Product][]string{ProductCLI: {p}, ProductIDE: {p}, ProductBoth: {p}}
 }
+
+// globalRulesWhy is why agyconf writes global rules only into GEMINI.md.
+const globalRulesWhy = "agyconf writes global rules into the managed block of ~/.gemini/GEMINI.md, which every build and both products read; a copy here too would be loaded twice by the builds that read this place (only a third-party reading says which those are), and an older build or the IDE may not read it at all"
 
 // kinds is the measured layout (survey §1; shared/design.md "Layout").
 func kinds() []Kind {
@@ -120,27 +163,54 @@ func kinds() []Kind {
 		{ID: Hooks, Summary: "hooks", Schema: "hooks", Shared: true,
 			Places: Places{ScopeGlobal: same(".gemini/config/hooks.json"), ScopeWorkspace: same(".agents/hooks.json")},
 			Source: Source{Changelog, "1.0.8 (the shared ~/.gemini/config/hooks.json), 1.1.1 (workspace .agents/hooks.json)"}},
-		{ID: Plugins, Summary: "plugins, one folder each with a plugin.json", Schema: "plugin", Folder: true,
+		{ID: Plugins, Summary: "plugins, one folder each with a plugin.json", Schema: "plugin", Folder: true, Item: "NAME/plugin.json",
 			Places: Places{ScopeGlobal: same(".gemini/config/plugins"), ScopeWorkspace: same(".agents/plugins")},
 			Source: Source{Changelog, "1.0.2 (plugins install into the shared ~/.gemini/config/)"}},
-		{ID: Skills, Summary: "skills, one folder each with a SKILL.md", Schema: "skill-frontmatter", Folder: true,
-			// Three sources disagree on the CLI's global skills folder;
-			// dotai measured ~/.gemini/config/skills working on the CLI
-			// and rulesync names it for the IDE, so one folder serves both.
-			Places: Places{ScopeGlobal: same(".gemini/config/skills"), ScopeWorkspace: same(".agents/skills")},
-			Source: Source{Survey, "§5"}},
-		{ID: Agents, Summary: "subagents (custom agents)", Schema: "agent-frontmatter", Folder: true,
+		{ID: Skills, Summary: "skills, one folder each with a SKILL.md", Schema: "skill-frontmatter", Folder: true, Item: "NAME/SKILL.md",
+			// Three sources disagree on the CLI's global skills folder.
+			// ~/.gemini/antigravity-cli/skills/ is what every reading has
+			// the CLI load: its docs (docs-cli-plugins.md), Home Manager's
+			// module (strace of the CLI), rulesync; dotai's probe of
+			// ~/.gemini/config/skills/ working names no folder the CLI does
+			// not read. The IDE reads ~/.gemini/config/skills/ (rulesync,
+			// survey §5). Product "both" writes both: skills are keyed by
+			// name, one found twice is one skill (the higher layer shadows
+			// the lower, survey §5; a name collision has one winner, CLI
+			// changelog 1.1.21, 1.2.7), and the two copies are the same.
+			Places: Places{
+				ScopeGlobal: {
+					ProductCLI:  {".gemini/antigravity-cli/skills"},
+					ProductIDE:  {".gemini/config/skills"},
+					ProductBoth: {".gemini/antigravity-cli/skills", ".gemini/config/skills"},
+				},
+				ScopeWorkspace: same(".agents/skills"),
+			},
+			Source: Source{CLIDocs, "docs-cli-plugins.md (the CLI's global ~/.gemini/antigravity-cli/skills/); reference §1, §5, §15 (Home Manager), 2026-12 §7"}},
+		{ID: Agents, Summary: "subagents (custom agents), one folder each with an agent.md", Schema: "agent-frontmatter", Folder: true,
+			// The CLI's /agents docs give <name>/agent.md and call flat
+			// files directly in agents/ a common mistake; rulesync reads
+			// the docs as allowing both. The folder form is read under
+			// both readings. agyconf wrote NAME.md before state version 4.
+			Item: "NAME/agent.md", FormerItem: "NAME.md",
 			Places: Places{ScopeGlobal: same(".gemini/config/agents"), ScopeWorkspace: same(".agents/agents")},
-			Source: Source{Changelog, "1.1.0 (global subagents in ~/.gemini/config/), 1.1.6 (Markdown agents)"}},
-		{ID: Rules, Summary: "rules, one markdown file each", Schema: "rule-frontmatter", Folder: true,
-			// The only verified global rules surface is ~/.gemini/GEMINI.md,
-			// written as a managed block.
+			Source: Source{CLIDocs, "docs-cli-commands-agents.md (<name>/agent.md; flat files a common mistake); CLI changelog 1.1.0 (global subagents in ~/.gemini/config/), 1.1.6 (Markdown agents)"}},
+		{ID: Rules, Summary: "rules, one markdown file each", Schema: "rule-frontmatter", Folder: true, Item: "NAME.md",
+			// The only global rules surface every build and both products
+			// read is ~/.gemini/GEMINI.md, written as a managed block.
 			Places: Places{ScopeWorkspace: same(".agents/rules")},
+			Reads: []Reading{
+				{Scope: ScopeGlobal, Path: ".gemini/config/rules", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7); third-party installers write there (reference §1)"}},
+			},
 			Source: Source{Survey, "§6"}},
 		{ID: GlobalRules, Summary: "global rules: a block agyconf manages in GEMINI.md", Block: BlockHTMLComment,
 			Places: Places{ScopeGlobal: same(".gemini/GEMINI.md")},
+			Reads: []Reading{
+				{Scope: ScopeGlobal, Path: ".gemini/AGENTS.md", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7)"}},
+				{Scope: ScopeGlobal, Path: ".gemini/config/AGENTS.md", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7); reference §1 (documented only)"}},
+				{Scope: ScopeGlobal, Path: ".gemini/config/GEMINI.md", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7)"}},
+			},
 			Source: Source{Survey, "§6"}},
-		{ID: Workflows, Summary: "workflows, one markdown file each", Schema: "workflow-frontmatter", Folder: true,
+		{ID: Workflows, Summary: "workflows, one markdown file each", Schema: "workflow-frontmatter", Folder: true, Item: "NAME.md",
 			Places: Places{
 				ScopeGlobal: {
 					ProductCLI:  {".gemini/antigravity-cli/global_workflows"},

@@ -16,9 +16,13 @@ import (
 
 // StateVersion is the shape of the state this agyconf writes. Every
 // change to the state's shape, or to where artifacts live, bumps it, with
-// a migration from each older version (migrate) and a test of it; an
+// a migration from each older version (migrate.go) and a test of it; an
 // older agyconf meeting a newer state refuses it with a message.
-const StateVersion = 3
+//
+// 1 → 2: origins, several pending hashes (migrateV1). 2 → 3: the list of
+// what waits for a secret (migrateV2). 3 → 4: subagents live in folders,
+// <name>/agent.md (agentFolderVersion, State.Move).
+const StateVersion = 4
 
 // MaxStateSize bounds a state file, and the other instances' states of
 // one root together: about 150 bytes an owned entry, so a state of
@@ -189,6 +193,10 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 		schemaName = schema.StateV1
 	case version == 2:
 		schemaName = schema.StateV2
+	case version == 3:
+		// The shape of version 4; only where subagents live changed
+		// (agentFolderVersion).
+		schemaName = schema.StateV3
 	case version < 1:
 		return nil, fmt.Errorf("state file %s has version %d, which no agyconf wrote; %s", name, version, startOver)
 	}
@@ -223,6 +231,12 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 	if version == 2 {
 		migrateV2(&s)
 	}
+	if version < StateVersion {
+		// Every version from 2 on has the current shape but for what
+		// migrateV2 adds; where artifacts lived is moved on disk under
+		// the lock (NeedsMove, State.Move).
+		s.Version, s.migratedFrom = StateVersion, version
+	}
 	return &s, nil
 }
 
@@ -236,7 +250,8 @@ func migrateV2(s *State) {
 // migrateV1 reads a state of version 1: one pending hash, no origins. A
 // version 1 state cannot say whether agyconf created a unit or found it
 // (it adopted identical content silently), so each is Unknown: never
-// removed, only released.
+// removed, only released. Its subagents are flat files, as in version 2:
+// State.Move moves them (NeedsMove).
 func migrateV1(name string, data []byte) (*State, error) {
 	var v1 struct {
 		Files map[string]struct {

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 )
 
 // TestMigrateV2: a state of version 2 (no list of what waits for a
-// secret) reads as version 3 with everything it recorded, says it was
+// secret) reads as the current version with everything it recorded, says it was
 // migrated, and is written back in the current shape, which the current
 // schema accepts; version 2 with a version 3 member is refused by the
 // version 2 schema, and a version newer than this agyconf's is refused
@@ -42,7 +43,7 @@ func TestMigrateV2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(enc), `"version": 3`) {
+	if !strings.Contains(string(enc), fmt.Sprintf(`"version": %d`, StateVersion)) {
 		t.Errorf("written back as\n%s", enc)
 	}
 	v, err := schema.NewValidator(schema.State)
@@ -60,7 +61,7 @@ func TestMigrateV2(t *testing.T) {
 	if _, err := ParseState("v2.json", []byte(`{"version": 2, "files": {}, "waiting": {"a.json#/x": ["/s"]}}`)); err == nil || !strings.Contains(err.Error(), "waiting") {
 		t.Errorf("a version 2 state with a version 3 member: %v", err)
 	}
-	if _, err := ParseState("v4.json", []byte(`{"version": 4, "files": {}}`)); err == nil || !strings.Contains(err.Error(), "newer agyconf") {
+	if _, err := ParseState("newer.json", []byte(fmt.Sprintf(`{"version": %d, "files": {}}`, StateVersion+1))); err == nil || !strings.Contains(err.Error(), "newer agyconf") {
 		t.Errorf("a newer state: %v", err)
 	}
 	// Waiting survives a round trip, sorted.

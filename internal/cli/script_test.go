@@ -26,10 +26,12 @@ func TestMain(m *testing.M) {
 // asserts that the last `exec agyconf …` exited with exactly N, and forgets
 // that code, so a second exitcode without a new exec fails;
 //
-//	statev1 SRC DST, cmpjson A B
+//	statev1 SRC DST, stateflat ROOT STATE VERSION, cmpjson A B
 //
-// write a state as an agyconf before state version 2 did, and compare two
-// files' JSON values (clitest.StateV1, clitest.CmpJSON); and
+// write a state as an agyconf before state version 2 did, turn a tree
+// and its state into what an agyconf before subagent folders left, and
+// compare two files' JSON values (clitest.StateV1, clitest.StateFlatAgents,
+// clitest.CmpJSON); and
 //
 //	mcpstart FILE NAME
 //
@@ -43,10 +45,11 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": clitest.ExitCode,
-			"statev1":  clitest.StateV1,
-			"cmpjson":  clitest.CmpJSON,
-			"mcpstart": cmdMCPStart,
+			"exitcode":  clitest.ExitCode,
+			"statev1":   clitest.StateV1,
+			"stateflat": clitest.StateFlatAgents,
+			"cmpjson":   clitest.CmpJSON,
+			"mcpstart":  cmdMCPStart,
 		},
 	})
 }

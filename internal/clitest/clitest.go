@@ -180,6 +180,47 @@ func StateV1(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), append(data, '\n'), 0o644))
 }
 
+// StateFlatAgents is the script command
+//
+//	stateflat ROOT STATE VERSION
+//
+// which turns the tree under ROOT and its state STATE into what an
+// agyconf before subagent folders left, with a state of VERSION (an older
+// shape the current one reads as it is): every subagent the state records
+// as .../agents/<name>/agent.md is moved to .../agents/<name>.md and
+// recorded there. Scripts use it to show that such a tree and state
+// migrate.
+func StateFlatAgents(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: stateflat ROOT STATE VERSION")
+	}
+	version, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	var st map[string]any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[1])), &st))
+	files, _ := st["files"].(map[string]any)
+	root := ts.MkAbs(args[0])
+	var keys []string
+	for k := range files {
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		dir, ok := strings.CutSuffix(k, "/agent.md")
+		if !ok || filepath.Base(filepath.Dir(dir)) != "agents" {
+			continue
+		}
+		flat := dir + ".md"
+		ts.Check(os.Rename(filepath.Join(root, filepath.FromSlash(k)), filepath.Join(root, filepath.FromSlash(flat))))
+		ts.Check(os.Remove(filepath.Join(root, filepath.FromSlash(dir))))
+		files[flat] = files[k]
+		delete(files, k)
+	}
+	st["version"] = version
+	data, err := json.MarshalIndent(st, "", "  ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), append(data, '\n'), 0o644))
+}
+
 // CmpJSON is the script command
 //
 //	cmpjson A B

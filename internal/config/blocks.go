@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -526,8 +527,14 @@ func (d *decoder) timeout(attr *hcl.Attribute) (int, bool) {
 	return d.integer(attr, 1, 1<<31-1)
 }
 
-var skillSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "body"}, {Name: "source"}},
+// skillSchema is the skill block's arguments: description, body, source,
+// and one per further SKILL.md key of agy's table.
+func skillSchema() *hcl.BodySchema {
+	attrs := []hcl.AttributeSchema{{Name: "description"}, {Name: "body"}, {Name: "source"}}
+	for _, f := range agy.SkillFields() {
+		attrs = append(attrs, hcl.AttributeSchema{Name: f.Arg})
+	}
+	return &hcl.BodySchema{Attributes: attrs}
 }
 
 func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
@@ -536,8 +543,9 @@ func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
 		nameOK = false
 	}
 	sk := &model.Skill{Name: name, Range: b.DefRange}
-	c := d.content(b.Body, skillSchema)
+	c := d.content(b.Body, skillSchema())
 	at := c.Attributes
+	d.skillFields(sk, at)
 	if attr := at["description"]; attr != nil {
 		sk.Description, _ = d.nonEmptyStr(attr)
 	}
@@ -564,7 +572,7 @@ func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
 			case err != nil:
 				d.errorf(source.Expr.Range(), "Invalid source", "%s", err)
 			case !isFile(filepath.Join(full, "SKILL.md")):
-				d.errorf(source.Expr.Range(), "Invalid source", "%s must be a folder holding SKILL.md; a flat skills/<name>.md is never discovered by Antigravity.", p)
+				d.errorf(source.Expr.Range(), "Invalid source", "%s must be a folder holding SKILL.md: agyconf writes skills as <name>/SKILL.md, the form every source has Antigravity discover (a flat skills/<name>.md is not: the sources disagree).", p)
 			default:
 				files, err := readSkillFolder(full)
 				if err != nil {
@@ -584,6 +592,34 @@ func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
 		return nil
 	}
 	return sk
+}
+
+// skillFields decodes the SKILL.md keys of agy.SkillFields, which a skill
+// with body writes; a skill with source carries its SKILL.md as it is.
+func (d *decoder) skillFields(sk *model.Skill, at hcl.Attributes) {
+	for _, f := range agy.SkillFields() {
+		attr := at[f.Arg]
+		if attr == nil {
+			continue
+		}
+		if at["source"] != nil {
+			d.errorf(attr.NameRange, "Conflicting arguments", "%s is written into the SKILL.md agyconf writes from body; a skill with source carries its own SKILL.md: put %s in that file's frontmatter.", f.Arg, f.Key())
+			continue
+		}
+		if since := f.Since(); !d.agyVersion.AtLeast(since) {
+			d.errorf(attr.NameRange, "Needs a newer agy_version", "agy reads %s in SKILL.md only since %s (%s); an older build ignores it. Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", f.Key(), since, agy.BehaviourOf(f.Feature).Source, since)
+		}
+		switch dst := sk.Value(f.Key()).(type) {
+		case *string:
+			*dst, _ = d.nonEmptyStr(attr)
+		case **bool:
+			if v, ok := d.boolean(attr); ok {
+				*dst = &v
+			}
+		default:
+			panic(fmt.Sprintf("config: SKILL.md key %s has no field in model.Skill", f.Key()))
+		}
+	}
 }
 
 var ruleSchema = &hcl.BodySchema{
@@ -638,22 +674,24 @@ func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
 	} else if r.Trigger == model.TriggerModelDecision {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A rule with trigger = \"model_decision\" needs description: it is what the model decides on.")
 	}
-	r.Body = d.markdownBody(b, at["body"], "rule", agy.RuleBody)
+	// No limit per rule: what the rules take together counts against a
+	// budget agy cuts to (agy.RuleBudget), judged over the rendered plan.
+	r.Body = d.markdownBody(b, at["body"], "rule", "")
 	if !nameOK {
 		return nil
 	}
 	return r
 }
 
-// markdownBody decodes the required body of a rule or workflow, which
-// Antigravity reads only up to its limit.
+// markdownBody decodes the required body of a rule or workflow, refused
+// over limit when one is given ("" for none).
 func (d *decoder) markdownBody(b *hcl.Block, attr *hcl.Attribute, what string, limit agy.LimitID) string {
 	if attr == nil {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A %s needs body: its markdown text, inline or as body = file(\"…\").", what)
 		return ""
 	}
 	text, ok := d.nonEmptyStr(attr)
-	if ok {
+	if ok && limit != "" {
 		if l := agy.LimitOf(limit); l.Exceeds(text) {
 			d.errorf(attr.Expr.Range(), "Body too long", "The body has %d %s; %s (%s). Split it.", l.Measure(text), l.Unit, l.Summary, l.Source.Ref)
 		}
@@ -661,12 +699,16 @@ func (d *decoder) markdownBody(b *hcl.Block, attr *hcl.Attribute, what string, l
 	return text
 }
 
-var agentSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "description"}, {Name: "body"}, {Name: "model"}, {Name: "tools"},
-		{Name: "mcp_servers"}, {Name: "skills"}, {Name: "main_agent"}, {Name: "subagent"},
-		{Name: "command_execution_policy"}, {Name: "hidden"}, {Name: "inherit_mcp"},
-	},
+// agentSchema is the agent block's arguments: body, and one per
+// frontmatter key of agy's table.
+func agentSchema() *hcl.BodySchema {
+	attrs := []hcl.AttributeSchema{{Name: "body"}}
+	for _, f := range agy.AgentFields() {
+		if f.Arg != "" {
+			attrs = append(attrs, hcl.AttributeSchema{Name: f.Arg})
+		}
+	}
+	return &hcl.BodySchema{Attributes: attrs}
 }
 
 func (d *decoder) decodeAgent(b *hcl.Block, s seen, ns string) *model.Agent {
@@ -675,11 +717,9 @@ func (d *decoder) decodeAgent(b *hcl.Block, s seen, ns string) *model.Agent {
 		nameOK = false
 	}
 	a := &model.Agent{Name: name, Range: b.DefRange}
-	c := d.content(b.Body, agentSchema)
+	c := d.content(b.Body, agentSchema())
 	at := c.Attributes
-	if attr := at["description"]; attr != nil {
-		a.Description, _ = d.nonEmptyStr(attr)
-	} else {
+	if at["description"] == nil {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A subagent needs description: the main agent reads it to decide when to delegate.")
 	}
 	if attr := at["body"]; attr != nil {
@@ -687,30 +727,28 @@ func (d *decoder) decodeAgent(b *hcl.Block, s seen, ns string) *model.Agent {
 	} else {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A subagent needs body: its system prompt.")
 	}
-	if attr := at["model"]; attr != nil {
-		a.Model, _ = d.nonEmptyStr(attr)
-	}
-	if attr := at["command_execution_policy"]; attr != nil {
-		a.CommandExecutionPolicy, _ = d.nonEmptyStr(attr)
-	}
-	// Lists, not maps, so that diagnostics come out in the same order on
-	// every run.
-	for _, l := range []struct {
-		name string
-		dst  *[]string
-	}{{"tools", &a.Tools}, {"mcp_servers", &a.MCPServers}, {"skills", &a.Skills}} {
-		if attr := at[l.name]; attr != nil {
-			*l.dst, _ = d.strList(attr)
+	// In the table's order, not the map's, so that diagnostics come out
+	// in the same order on every run.
+	for _, f := range agy.AgentFields() {
+		attr := at[f.Arg]
+		if f.Arg == "" || attr == nil {
+			continue
 		}
-	}
-	for _, f := range []struct {
-		name string
-		dst  **bool
-	}{{"main_agent", &a.MainAgent}, {"subagent", &a.Subagent}, {"hidden", &a.Hidden}, {"inherit_mcp", &a.InheritMCP}} {
-		if attr := at[f.name]; attr != nil {
+		if since := f.Since(); !d.agyVersion.AtLeast(since) {
+			beh := agy.BehaviourOf(f.Feature)
+			d.errorf(attr.NameRange, "Needs a newer agy_version", "agy reads %s in a subagent's frontmatter only since %s (%s); an older build ignores it, and the agent would run without what it asks for. Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", f.Key, since, beh.Source, since)
+		}
+		switch dst := a.Value(f.Key).(type) {
+		case *string:
+			*dst, _ = d.nonEmptyStr(attr)
+		case *[]string:
+			*dst, _ = d.strList(attr)
+		case **bool:
 			if v, ok := d.boolean(attr); ok {
-				*f.dst = &v
+				*dst = &v
 			}
+		default:
+			panic(fmt.Sprintf("config: agent frontmatter key %s has no field in model.Agent", f.Key))
 		}
 	}
 	if !nameOK {

@@ -66,10 +66,12 @@ var allowed = map[string]string{
 	"internal/cli/hooktest.go runHandler os.RemoveAll":  "that empty folder, afterwards",
 	// validate PATH: the trees the user names, wherever they are; each
 	// file is read bounded (readLimited).
-	"internal/lint/paths.go Paths os.Stat":             "a PATH validate is given",
-	"internal/lint/paths.go discover filepath.WalkDir": "the tree under a PATH validate is given (a walk does not follow links)",
-	"internal/lint/paths.go fileIsPluginDir os.Stat":   "whether a folder validate walks is a plugin",
-	"internal/lint/check.go newChecker os.Stat":        "whether the absolute program a hook or MCP server runs exists and is executable here (a stat, never a read)",
+	"internal/lint/paths.go Paths os.Stat":              "a PATH validate is given",
+	"internal/lint/paths.go discover filepath.WalkDir":  "the tree under a PATH validate is given (a walk does not follow links)",
+	"internal/lint/paths.go fileIsPluginDir os.Stat":    "whether a folder validate walks is a plugin",
+	"internal/lint/check.go newChecker os.Stat":         "whether the absolute program a hook or MCP server runs exists and is executable here (a stat, never a read)",
+	"internal/lint/markdown.go includeRoots os.Lstat":   "whether a folder above a rule validate reads is a git work tree (existence only, nothing read)",
+	"internal/lint/markdown.go missingIncludes os.Stat": "whether the file a rule's @path include names exists (validate PATH's machine-dependent rule; existence only, nothing read)",
 	// import: the tree --root names is read through a Root opened there
 	// (importer/tree.go); --out is opened as a Root.
 	"internal/cli/import.go runImport os.Stat":     "whether --out is a folder, and holds a config already",

@@ -452,6 +452,13 @@ func (w whereSpec) cell(l layout.Layout) string {
 	return "— (an error that says where it could go)"
 }
 
+// itemFormat is where an item of a folder kind lands below dir, as a
+// cell format: "`dir/NAME/agent.md`" (agy's table, Kind.Item).
+func itemFormat(id agy.KindID, dir string) string {
+	k, _ := agy.KindOf(id)
+	return "`" + k.ItemPath(dir, "NAME") + "`"
+}
+
 // wheres says where each block lands, by its path in the schema (nested
 // blocks as parent/child). It mirrors internal/render: settings and
 // permissions go to the CLI's settings file when the layout has one, else
@@ -465,7 +472,7 @@ var wheres = map[string]whereSpec{
 	"hook":        {places: []place{{agy.Hooks, "`%s` → `NAME`"}}},
 	"skill":       {places: []place{{agy.Skills, "`%s/NAME/SKILL.md`"}}},
 	"rule":        {places: []place{{agy.Rules, "`%s/NAME.md`"}, {agy.GlobalRules, "a managed block of `%s` (`always_on` rules only)"}}},
-	"agent":       {places: []place{{agy.Agents, "`%s/NAME.md`"}}},
+	"agent":       {places: []place{{agy.Agents, itemFormat(agy.Agents, "%s")}}},
 	"workflow":    {places: []place{{agy.Workflows, "`%s/NAME.md`"}}},
 	"permissions": {places: []place{{agy.Settings, "`%s` → `permissions.allow`, `.ask`, `.deny` (one item each)"}}},
 	"settings":    {places: []place{{agy.Settings, "`%s` → each key"}}},
@@ -475,7 +482,7 @@ var wheres = map[string]whereSpec{
 	"plugin/hook":       {places: []place{{agy.Plugins, "`%s/PLUGIN/hooks.json` → `NAME`"}}},
 	"plugin/skill":      {places: []place{{agy.Plugins, "`%s/PLUGIN/skills/NAME/SKILL.md`"}}},
 	"plugin/rule":       {places: []place{{agy.Plugins, "`%s/PLUGIN/rules/NAME.md`"}}},
-	"plugin/agent":      {places: []place{{agy.Plugins, "`%s/PLUGIN/agents/NAME.md`"}}},
+	"plugin/agent":      {places: []place{{agy.Plugins, itemFormat(agy.Agents, "%s/PLUGIN/agents")}}},
 	"harness": {note: "Writes nothing itself: it expands into ordinary `mcp_server`, `hook`, `skill` and `plugin` blocks before render, which land as those do. " +
 		"Guides: [harness-mempalace.md](harness-mempalace.md), [harness-xmsg.md](harness-xmsg.md)."},
 	"acp": {places: []place{{agy.ACPSettings, "`%s` → `auth.type`, `gcp` (as defaults)"}}},

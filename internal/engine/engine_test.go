@@ -110,3 +110,56 @@ func TestWarnedOnce(t *testing.T) {
 		t.Errorf("want one warning each, got %v", got)
 	}
 }
+
+// TestRuleBudget: rules that fit the token budget alone and not together
+// are a warning at the rule that takes them over it, never an error, in
+// a workspace's rule files and in the global managed block alike; a
+// plugin's rules do not count.
+func TestRuleBudget(t *testing.T) {
+	long := strings.Repeat("Prefer small, well-named functions.\n", 1200) // ~43 KB, ~11,000 tokens
+	for _, tc := range []struct {
+		name, scope, plugin string
+		warn                bool
+	}{
+		{"workspace", "workspace", "", true},
+		{"global", "global", "", true},
+		{"plugin", "workspace", "plugin", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "long.md"), []byte(long), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rules := "rule \"a\" {\n  body = file(\"long.md\")\n}\nrule \"b\" {\n  body = file(\"long.md\")\n}\n"
+			if tc.plugin != "" {
+				rules = "plugin \"p\" {\n" + rules + "}\n"
+			}
+			cfg := "agyconf {\n  scope = \"" + tc.scope + "\"\n}\n" + rules
+			if err := os.WriteFile(filepath.Join(dir, "agyconf.hcl"), []byte(cfg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c := Load(filepath.Join(dir, "agyconf.hcl"))
+			if !c.OK() {
+				t.Fatalf("refused: %s", c.Diags.Error())
+			}
+			var got []*hcl.Diagnostic
+			for _, d := range c.Diags {
+				if strings.Contains(d.Summary, "rule/size") {
+					got = append(got, d)
+				}
+			}
+			if !tc.warn {
+				if len(got) != 0 {
+					t.Errorf("a plugin's rules count against the budget: %v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Severity != hcl.DiagWarning || !strings.Contains(got[0].Detail, "20,000 tokens") {
+				t.Fatalf("want one warning naming the budget, got %v", got)
+			}
+			if tc.scope == "workspace" && (got[0].Subject == nil || got[0].Subject.Start.Line != 7) {
+				t.Errorf("the warning is not at rule \"b\", which takes the rules over: %v", got[0].Subject)
+			}
+		})
+	}
+}

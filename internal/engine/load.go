@@ -16,12 +16,14 @@ package engine
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/internal/harness"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/lint"
@@ -122,6 +124,31 @@ func Check(plan *render.Plan, version agy.Version) hcl.Diagnostics {
 			}
 		}
 	}
+	return append(diags, ruleBudget(plan)...)
+}
+
+// ruleBudget judges the user and workspace rules a plan writes together
+// against agy's rule budget (lint.RuleBudget): the rule files outside
+// plugins and the global rules' managed block, in the plan's order.
+func ruleBudget(plan *render.Plan) hcl.Diagnostics {
+	var entries []lint.BudgetEntry
+	docs := map[string]*render.Document{}
+	plugins := pluginDirs(plan)
+	for _, d := range plan.Documents {
+		switch {
+		case d.Kind == render.ManagedBlock:
+			entries = append(entries, lint.BudgetEntry{Path: d.Path, Text: string(d.Text)})
+		case d.Schema == render.SchemaOf(agy.Rules) && !inPluginTree(plugins, d.Path):
+			entries = append(entries, lint.BudgetEntry{Path: d.Path, Text: ruleBody(d.Text)})
+		default:
+			continue
+		}
+		docs[d.Path] = d
+	}
+	var diags hcl.Diagnostics
+	for _, f := range lint.RuleBudget(entries) {
+		diags = append(diags, findingDiag(docs[f.File], f))
+	}
 	return diags
 }
 
@@ -132,6 +159,25 @@ func decoderReports(rule string) bool {
 	switch rule {
 	case "settings/deprecated-action", "settings/literal-pattern":
 		return true
+	}
+	return false
+}
+
+// ruleBody is a rendered rule's text below its frontmatter.
+func ruleBody(text []byte) string {
+	if _, body, _, err := frontmatter.Split(text); err == nil {
+		return string(body)
+	}
+	return string(text)
+}
+
+// inPluginTree reports whether a document lies anywhere inside one of the
+// plugin folders: a folder above it is one.
+func inPluginTree(plugins map[string]bool, p string) bool {
+	for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if plugins[dir] {
+			return true
+		}
 	}
 	return false
 }

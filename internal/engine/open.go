@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/layout"
@@ -81,6 +82,11 @@ type Session struct {
 	// once the render is in place.
 	retire  []string
 	release func()
+	// movedTo says where a file an older state records lives now, for the
+	// state migration's on-disk step (apply.State.Move); write says the
+	// command may move it.
+	movedTo func(string) (string, bool)
+	write   bool
 }
 
 // Open opens the config's render root, checks agyconf's store in it (no
@@ -119,7 +125,7 @@ func open(plan *render.Plan, root string, a model.Agyconf, instance string, unna
 	}
 	store := apply.NewStore(fsys, layout.StateDir(a.Scope))
 	l := layout.New(a)
-	s := &Session{Config: c, Root: root, FS: fsys, Store: store, Workspace: a.Scope == model.ScopeWorkspace, release: func() {}, Opts: apply.Options{
+	s := &Session{Config: c, Root: root, FS: fsys, Store: store, Workspace: a.Scope == model.ScopeWorkspace, release: func() {}, movedTo: movedTo(l, plan), write: o.Write, Opts: apply.Options{
 		FS:          fsys,
 		Store:       store,
 		Instance:    instance,
@@ -162,6 +168,9 @@ func open(plan *render.Plan, root string, a model.Agyconf, instance string, unna
 	if c != nil {
 		cfgPath = recordedPath(c.Abs, root)
 	}
+	if err := s.migrate(s.State); err != nil {
+		return fail(err)
+	}
 	if err := s.claim(instance, unnamed, cfgPath, o.TakeOver); err != nil {
 		return fail(err)
 	}
@@ -198,8 +207,7 @@ func (s *Session) claim(instance string, unnamed bool, cfgPath, takeOver string)
 		sort.Strings(legacy)
 		switch {
 		case len(legacy) == 1:
-			s.adopt(legacy[0], fmt.Sprintf("the state %s, which an older agyconf named after the config's path, is now the state of the instance %q", s.Store.StatePath(legacy[0]), instance))
-			return nil
+			return s.adopt(legacy[0], fmt.Sprintf("the state %s, which an older agyconf named after the config's path, is now the state of the instance %q", s.Store.StatePath(legacy[0]), instance))
 		case len(legacy) > 1:
 			return fmt.Errorf("%s holds states of an older agyconf, named after their configs' paths: %s; this config renders as the instance %q: take over the one that is this config's with agyconf render --take-over NAME (once), or name this config's instance with agyconf { instance = \"NAME\" }", s.Store.Dir(), strings.Join(legacy, ", "), instance)
 		}
@@ -258,22 +266,57 @@ func (s *Session) takeOver(name string) error {
 		}
 		return fmt.Errorf("--take-over %s: no such instance renders into %s (instances there: %s)", name, s.Root, strings.Join(names, ", "))
 	}
-	s.adopt(name, fmt.Sprintf("the instance %q takes over everything the instance %q owns", s.Opts.Instance, name))
-	return nil
+	return s.adopt(name, fmt.Sprintf("the instance %q takes over everything the instance %q owns", s.Opts.Instance, name))
 }
 
-// adopt merges the state of instance name into this session's.
-func (s *Session) adopt(name, note string) {
+// adopt merges the state of instance name into this session's, migrated
+// first as this session's own is.
+func (s *Session) adopt(name, note string) error {
 	other := s.Opts.Others[name]
+	delete(s.Opts.Others, name)
+	if err := s.migrate(other); err != nil {
+		return err
+	}
 	for k, f := range other.Files {
 		if _, mine := s.State.Files[k]; !mine {
 			s.State.Files[k] = f
 		}
 	}
 	s.State.Backups = append(s.State.Backups, other.Backups...)
-	delete(s.Opts.Others, name)
 	s.retire = append(s.retire, name)
 	s.Notes = append(s.Notes, note)
+	return nil
+}
+
+// migrate takes the on-disk step of a state read as an older version
+// (apply.State.Move), under the lock, before anything is decided: a
+// writer moves the files, a read-only command only records where they
+// would be. What moved, and what stays and why, is said once.
+func (s *Session) migrate(st *apply.State) error {
+	if !st.NeedsMove() {
+		return nil
+	}
+	notes, err := st.Move(s.FS, s.Opts.Others, s.movedTo, s.write)
+	s.Notes = append(s.Notes, notes...)
+	return err
+}
+
+// movedTo is where a subagent file an older state records lives now: the
+// folder form of the layout (layout.FormerAgent), and only for a subagent
+// the plan still writes there and does not write at the former place, so
+// that nothing else an older state records can ever be taken for one.
+func movedTo(l layout.Layout, plan *render.Plan) func(string) (string, bool) {
+	agents, all := map[string]bool{}, map[string]bool{}
+	for _, d := range plan.Documents {
+		all[d.Path] = true
+		if d.Schema == render.SchemaOf(agy.Agents) {
+			agents[d.Path] = true
+		}
+	}
+	return func(p string) (string, bool) {
+		to, ok := l.FormerAgent(p)
+		return to, ok && agents[to] && !all[p]
+	}
 }
 
 // Close releases the lock and the root.

@@ -37,6 +37,8 @@ func Generate(repo fs.FS) ([]File, error) {
 		{"schema/hooks.schema.json", patchHooksSchema},
 		{"schema/cli-settings.schema.json", patchCLISettings},
 		{"schema/acp-settings.schema.json", patchACPSettings},
+		{"schema/agent-frontmatter.schema.json", patchAgentSchema},
+		{"schema/skill-frontmatter.schema.json", patchSkillSchema},
 	} {
 		src, err := fs.ReadFile(repo, g.path)
 		if err != nil {
@@ -119,11 +121,125 @@ func sinceNote(since agy.Version, what string) string {
 	return fmt.Sprintf(" ⚠ %s exists only in agy %s and newer, and a file an older build rejects may be dropped whole, so agyconf writes it only when agyconf.agy_version is %s or newer: safe under every reading. The schema cannot see agy_version from here.", what, since, since)
 }
 
+// keyNote is what a frontmatter key only newer builds read says about
+// agy_version, for schema descriptions; "" for one every build reads.
+func keyNote(f agy.Feature) string {
+	if f == "" {
+		return ""
+	}
+	since := agy.BehaviourOf(f).Since
+	return fmt.Sprintf(" ⚠ agy reads it only since %s; an older build ignores it, so agyconf writes it only when agyconf.agy_version is %s or newer, and validate --agy-version judges a live file by it. The schema cannot see agy_version from here.", since, since)
+}
+
+// lowerFirst lowers a sentence's first letter, for a summary that follows
+// a colon; "true …" and key names stay as they are.
+func lowerFirst(s string) string {
+	if s == "" || !strings.ContainsAny(s[:1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// sourced is a summary with its source: "… (agy CLI changelog 1.2.1)".
+func sourced(summary string, src agy.Source) string {
+	return strings.TrimSuffix(summary, ".") + " (" + src.String() + ")"
+}
+
+// inputType and liveType are the JSON Schema of a frontmatter value in the
+// input language and in a live file.
+func inputType(t agy.FieldType) member {
+	switch t {
+	case agy.FieldStrings:
+		return member{"$ref", "#/$defs/textList"}
+	case agy.FieldBool:
+		return member{"type", "boolean"}
+	}
+	return member{"$ref", "#/$defs/nonBlankText"}
+}
+
+func liveType(t agy.FieldType, what string) ordered {
+	switch t {
+	case agy.FieldStrings:
+		return ordered{{"type", "array"}, {"items", ordered{{"description", what}, {"type", "string"}}}}
+	case agy.FieldBool:
+		return ordered{{"type", "boolean"}}
+	}
+	return ordered{{"type", "string"}, {"pattern", "\\S"}}
+}
+
+// patchAgentFields writes the agent block's frontmatter arguments.
+func patchAgentFields(doc *jsonmerge.Doc) error {
+	for _, f := range agy.AgentFields() {
+		if f.Arg == "" {
+			continue
+		}
+		desc := fmt.Sprintf("Frontmatter %s: %s.%s", f.Key, lowerFirst(sourced(f.Summary, f.Source)), keyNote(f.Feature))
+		if err := set(doc, ordered{{"description", desc}, inputType(f.Type)}, "$defs", "agent", "properties", f.Arg); err != nil {
+			return err
+		}
+	}
+	for _, f := range agy.SkillFields() {
+		desc := fmt.Sprintf("SKILL.md %s: %s. Only with body: a skill with source carries its own SKILL.md.%s", f.Key(), lowerFirst(sourced(f.Summary, f.Source)), keyNote(f.Feature))
+		if err := set(doc, ordered{{"description", desc}, inputType(f.Type)}, "$defs", "skill", "properties", f.Arg); err != nil {
+			return err
+		}
+		if err := set(doc, []string{"body"}, "$defs", "skill", "dependentRequired", f.Arg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// patchAgentSchema writes the properties of the subagent frontmatter
+// schema that agyconf's table knows.
+func patchAgentSchema(doc *jsonmerge.Doc) error {
+	for _, f := range agy.AgentFields() {
+		desc := fmt.Sprintf("%s.%s", sourced(f.Summary, f.Source), keyNote(f.Feature))
+		prop := append(ordered{{"description", desc}}, liveType(f.Type, "One entry of "+f.Key+".")...)
+		if f.ShapeUnknown {
+			prop = ordered{{"description", desc + " Any value passes: no source gives the shape agy reads."}}
+		}
+		if err := set(doc, prop, "properties", f.Key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// patchSkillSchema writes the SKILL.md keys of agyconf's table.
+func patchSkillSchema(doc *jsonmerge.Doc) error {
+	for _, f := range agy.SkillFields() {
+		desc := fmt.Sprintf("%s.%s", sourced(f.Summary, f.Source), keyNote(f.Feature))
+		prop := append(ordered{{"description", desc}}, liveType(f.Type, "One entry of "+f.Key()+".")...)
+		path := []string{"properties"}
+		for i, k := range f.Path {
+			path = append(path, k)
+			if i < len(f.Path)-1 {
+				if _, ok := doc.Get(path...); !ok {
+					parent := ordered{{"description", "A mapping of further keys (agy reads some of them: see its properties)."}, {"type", "object"}}
+					if err := set(doc, parent, path...); err != nil {
+						return err
+					}
+				}
+				path = append(path, "properties")
+			}
+		}
+		if err := set(doc, prop, path...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // patchInputSchema writes the hook block's event properties and the rule
-// that a hook has at least one of them, and the settings keys and
-// permission entries (patchSettingsKeys).
+// that a hook has at least one of them, the settings keys and permission
+// entries (patchSettingsKeys), and the frontmatter arguments of the agent
+// and skill blocks.
 func patchInputSchema(doc *jsonmerge.Doc) error {
 	if err := patchSettingsKeys(doc); err != nil {
+		return err
+	}
+	if err := patchAgentFields(doc); err != nil {
 		return err
 	}
 	var anyOf []any

@@ -139,6 +139,9 @@ func (im *importer) components(body *hclwrite.Body, servers []*model.MCPServer, 
 			continue
 		}
 		b.SetAttributeValue("description", cty.StringVal(s.Description))
+		for _, f := range agy.SkillFields() {
+			setValue(b, f.Arg, s.Value(f.Key()))
+		}
 		b.SetAttributeRaw("body", im.body(s, s.Body))
 	}
 	for _, r := range rules {
@@ -158,30 +161,34 @@ func (im *importer) components(body *hclwrite.Body, servers []*model.MCPServer, 
 	for _, a := range agents {
 		body.AppendNewline()
 		b := body.AppendNewBlock("agent", []string{a.Name}).Body()
-		b.SetAttributeValue("description", cty.StringVal(a.Description))
-		if a.Model != "" {
-			b.SetAttributeValue("model", cty.StringVal(a.Model))
-		}
-		for _, l := range []struct {
-			k  string
-			xs []string
-		}{{"tools", a.Tools}, {"mcp_servers", a.MCPServers}, {"skills", a.Skills}} {
-			if l.xs != nil {
-				b.SetAttributeValue(l.k, strList(l.xs))
+		for _, f := range agy.AgentFields() {
+			if f.Arg == "" {
+				continue
 			}
-		}
-		if a.CommandExecutionPolicy != "" {
-			b.SetAttributeValue("command_execution_policy", cty.StringVal(a.CommandExecutionPolicy))
-		}
-		for _, l := range []struct {
-			k string
-			v *bool
-		}{{"main_agent", a.MainAgent}, {"subagent", a.Subagent}, {"hidden", a.Hidden}, {"inherit_mcp", a.InheritMCP}} {
-			if l.v != nil {
-				b.SetAttributeValue(l.k, cty.BoolVal(*l.v))
-			}
+			setValue(b, f.Arg, a.Value(f.Key))
 		}
 		b.SetAttributeRaw("body", im.body(a, a.Body))
+	}
+}
+
+// setValue writes an argument from a model field (a *string, *[]string or
+// **bool) when it is set.
+func setValue(b *hclwrite.Body, arg string, v any) {
+	switch x := v.(type) {
+	case *string:
+		if *x != "" {
+			b.SetAttributeValue(arg, cty.StringVal(*x))
+		}
+	case *[]string:
+		if *x != nil {
+			b.SetAttributeValue(arg, strList(*x))
+		}
+	case **bool:
+		if *x != nil {
+			b.SetAttributeValue(arg, cty.BoolVal(**x))
+		}
+	default:
+		panic(fmt.Sprintf("importer: %s: unsupported %T", arg, v))
 	}
 }
 

@@ -136,6 +136,24 @@ type Result struct {
 	secretFiles map[string]string
 }
 
+// UnparsableError is an Import that read a live JSON file it cannot parse,
+// as render would refuse to merge into it: each file with the position
+// and message render gives. Nothing is imported, so that a config is never
+// written without what such a file holds.
+type UnparsableError struct{ Files []error }
+
+func (e *UnparsableError) Error() string {
+	var b strings.Builder
+	for i, f := range e.Files {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(f.Error())
+	}
+	b.WriteString("; import writes a config only from files it can read (render refuses to merge into them too): fix or move aside what does not parse, then import again")
+	return b.String()
+}
+
 // maxLiveFile bounds a live file read, the bound render and validate use.
 const maxLiveFile = 16 << 20
 
@@ -144,7 +162,10 @@ type importer struct {
 	l     layout.Layout
 	cfg   *model.Config
 	items []Item
-	files map[string]File
+	// unparsable are the live JSON files that do not parse as agy reads
+	// them: Import fails with all of them.
+	unparsable []error
+	files      map[string]File
 	// need is the oldest agy build that loads what was imported (a newer
 	// event, prompt handlers): the config's agy_version.
 	need        agy.Version
@@ -219,6 +240,9 @@ func Import(opts Options) (*Result, error) {
 		}
 		return a.Unit < b.Unit
 	})
+	if len(im.unparsable) > 0 {
+		return nil, &UnparsableError{Files: im.unparsable}
+	}
 	if opts.Out == "" {
 		im.files = nil
 	}
@@ -250,9 +274,7 @@ func (im *importer) run() {
 			im.cfg.Hooks = im.hooks(p, doc)
 		}
 	}
-	if p, ok := im.l.Path(agy.Skills); ok {
-		im.cfg.Skills = im.skills(p, "skills")
-	}
+	im.skillDirs()
 	if p, ok := im.l.Path(agy.Rules); ok {
 		im.cfg.Rules = im.rules(p, "rules")
 	}
@@ -262,6 +284,7 @@ func (im *importer) run() {
 	if p, ok := im.l.Path(agy.Agents); ok {
 		im.cfg.Agents = im.agents(p, "agents")
 	}
+	im.readings()
 	im.workflowDirs()
 	im.settingsFile()
 	if p, ok := im.l.Path(agy.Ignore); ok {
@@ -281,6 +304,31 @@ func (im *importer) run() {
 	}
 	im.recognise()
 	sortConfig(im.cfg)
+}
+
+// readings reports the files at the places of agy's table that agyconf
+// only reads (agy.Reading): they stay the user's, as they are.
+func (im *importer) readings() {
+	for _, k := range agy.Kinds() {
+		for _, r := range k.Reads {
+			if r.Scope != im.opts.Scope {
+				continue
+			}
+			why := r.Why
+			if r.Feature != "" {
+				why = fmt.Sprintf("agy reads it since %s (%s), but %s; it stays as it is, yours", agy.BehaviourOf(r.Feature).Since, r.Source, r.Why)
+			}
+			if !k.Folder {
+				if im.exists(r.Path) {
+					im.skip(r.Path, "", "%s", why)
+				}
+				continue
+			}
+			for _, e := range im.listDir(r.Path) {
+				im.skip(join(r.Path, e.Name()), "", "%s", why)
+			}
+		}
+	}
 }
 
 func (im *importer) abs(rel string) string {
@@ -329,15 +377,9 @@ func (im *importer) readJSON(rel, schemaName string) (any, bool) {
 	}
 	t, err := jsonmerge.Read(data, jsonmerge.AgySyntax(schemaName))
 	if err != nil {
-		var se *jsonmerge.SyntaxError
-		line, col, msg := 1, 1, err.Error()
-		if errors.As(err, &se) {
-			line, col, msg = se.Pos.Line, se.Pos.Column, se.Msg
-		}
-		if se != nil && se.Problem == jsonmerge.ProblemBOM {
-			msg = "a UTF-8 byte order mark, which agy's JSON loader refuses here (the file is dropped)"
-		}
-		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: "does not parse: " + msg})
+		// render refuses to merge into such a file, with this message:
+		// a config imported without it would not be the truth.
+		im.unparsable = append(im.unparsable, fmt.Errorf("%s: %w", rel, err))
 		return nil, false
 	}
 	return t.Value(), true

@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -616,7 +617,7 @@ func workspaceLinks(t *testing.T, root string) func(*testing.T, *Result) {
 func globalLinks(t *testing.T, root string) func(*testing.T, *Result) {
 	dotfiles := t.TempDir()
 	plant(t, dotfiles, "linked.md", "---\nname: linked\ndescription: Lives in a dotfiles checkout\n---\n\nRead through a link out of the home.\n")
-	symlink(t, root, ".gemini/config/agents/linked.md", filepath.Join(dotfiles, "linked.md"))
+	symlink(t, root, ".gemini/config/agents/linked/agent.md", filepath.Join(dotfiles, "linked.md"))
 	return func(t *testing.T, res *Result) {
 		t.Helper()
 		if !bytes.Contains(res.HCL, []byte(`agent "linked" {`)) {
@@ -741,6 +742,8 @@ func TestImportMemPalaceBash(t *testing.T) {
 	decodeRender(t, res, t.TempDir())
 }
 
+// TestImportParseError: a live file that does not parse fails the import
+// with the position and message render gives, and nothing is imported.
 func TestImportParseError(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, ".gemini", "config")
@@ -751,12 +754,13 @@ func TestImportParseError(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductBoth})
-	if err != nil {
-		t.Fatal(err)
+	var ue *UnparsableError
+	if !errors.As(err, &ue) || res != nil {
+		t.Fatalf("got %v, %v; want an UnparsableError and no result", res, err)
 	}
-	want := "not imported: .gemini/config/hooks.json:3:15: does not parse: trailing comma before '}'; JSON does not allow one"
-	if len(res.Items) != 1 || res.Items[0].String() != want {
-		t.Errorf("got %v, want %q", res.Items, want)
+	want := ".gemini/config/hooks.json: 3:15: trailing comma before '}'; JSON does not allow one"
+	if len(ue.Files) != 1 || ue.Files[0].Error() != want {
+		t.Errorf("got %v, want %q", ue.Files, want)
 	}
 }
 
@@ -962,4 +966,68 @@ func hasDocument(plan *render.Plan, path string) bool {
 		}
 	}
 	return false
+}
+
+// TestImportForms: import reads a subagent in the folder form render
+// writes and in the flat form agy may read too, and a flat skill file;
+// where both forms of one name exist the folder is imported and the flat
+// file reported. What only newer builds read raises the agy_version.
+func TestImportForms(t *testing.T) {
+	root := t.TempDir()
+	agent := func(name, extra string) string {
+		return "---\nname: " + name + "\ndescription: Does " + name + "\n" + extra + "---\n\nYou do " + name + ".\n"
+	}
+	plant(t, root, ".agents/agents/folder/agent.md", agent("folder", "rules: [style.md]\n"))
+	plant(t, root, ".agents/agents/folder/notes.txt", "kept\n")
+	plant(t, root, ".agents/agents/flat.md", agent("flat", "inheritCustomizations: false\n"))
+	plant(t, root, ".agents/agents/both.md", agent("both", ""))
+	plant(t, root, ".agents/agents/both/agent.md", agent("both", "excludeDefaultComponents: true\n"))
+	plant(t, root, ".agents/agents/empty/README.md", "no agent here\n")
+	plant(t, root, ".agents/skills/quick.md", "---\nname: quick\ndescription: Quick one\ndisable-slash-command: true\n---\n\nBe quick.\n")
+	res, err := Import(Options{Root: root, Scope: model.ScopeWorkspace, Product: model.ProductBoth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]*model.Agent{}
+	for _, a := range res.Config.Agents {
+		names[a.Name] = a
+	}
+	if len(names) != 3 || names["folder"] == nil || names["flat"] == nil || names["both"] == nil {
+		t.Fatalf("agents imported: %v", names)
+	}
+	if got := names["both"].ExcludeDefaultComponents; got == nil || !*got {
+		t.Errorf("both: the folder form is not the one imported: %+v", names["both"])
+	}
+	if got := names["folder"].Rules; len(got) != 1 || got[0] != "style.md" {
+		t.Errorf("folder: rules %v", got)
+	}
+	if len(res.Config.Skills) != 1 || res.Config.Skills[0].Name != "quick" || res.Config.Skills[0].DisableSlashCommand == nil {
+		t.Errorf("skills: %+v", res.Config.Skills)
+	}
+	if res.Config.Agyconf.AgyVersion != "1.2.1" {
+		t.Errorf("agy_version %q, want 1.2.1 (excludeDefaultComponents)", res.Config.Agyconf.AgyVersion)
+	}
+	rep := report(res, root)
+	for _, want := range []string{
+		"converted: .agents/agents/flat.md: a flat subagent file; render writes it as .agents/agents/flat/agent.md",
+		"not imported: .agents/agents/both.md: a flat file of the subagent both, which .agents/agents/both/agent.md also defines",
+		"not imported: .agents/agents/folder/notes.txt: agyconf writes only agent.md",
+		"not imported: .agents/agents/empty: a folder without agent.md",
+		"converted: .agents/skills/quick.md: a flat skill file; render writes it as .agents/skills/quick/SKILL.md",
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("the report lacks %q:\n%s", want, rep)
+		}
+	}
+	// What it imported renders: the folder form of every agent.
+	plan := decodeRender(t, res, t.TempDir())
+	var paths []string
+	for _, d := range plan.Documents {
+		paths = append(paths, d.Path)
+	}
+	for _, want := range []string{".agents/agents/both/agent.md", ".agents/agents/flat/agent.md", ".agents/agents/folder/agent.md", ".agents/skills/quick/SKILL.md"} {
+		if !slices.Contains(paths, want) {
+			t.Errorf("%s not rendered: %v", want, paths)
+		}
+	}
 }

@@ -126,8 +126,10 @@ func (im *importer) skills(dir, outDir string) []*model.Skill {
 			}
 		}
 		if !e.IsDir() {
-			if strings.HasSuffix(e.Name(), ".md") {
-				im.skip(rel, "", "a flat skill file is never discovered; Antigravity reads skills/<name>/SKILL.md")
+			if name, isMD := strings.CutSuffix(e.Name(), ".md"); isMD {
+				if s := im.flatSkill(dir, rel, name, outDir); s != nil {
+					out = append(out, s)
+				}
 			} else {
 				im.skip(rel, "", "not a skill folder")
 			}
@@ -171,13 +173,8 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 		im.skip(rel, "", "%v", err)
 		return nil
 	}
-	extraKeys := false
-	for k := range m {
-		if k != "name" && k != "description" {
-			extraKeys = true
-		}
-	}
 	s := &model.Skill{Name: name}
+	extraKeys := im.skillKeys(m, s)
 	if len(files) == 1 && !extraKeys {
 		if l := agy.LimitOf(agy.SkillBody); l.Exceeds(body) {
 			im.skip(md, "", "the body is %d %s; %s, so agyconf refuses more", l.Measure(body), l.Unit, l.Summary)
@@ -197,6 +194,8 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 			return nil
 		}
 	}
+	// The folder is copied as it is, SKILL.md's keys with it.
+	s.Icon, s.DisableSlashCommand = "", nil
 	s.Files, s.Source = files, im.abs(rel)
 	switch {
 	case im.opts.Out != "":
@@ -212,6 +211,100 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 	default:
 		im.skillSrc[s] = im.abs(rel)
 	}
+	return s
+}
+
+// skillKeys reads the SKILL.md keys a skill block writes (agy.SkillFields)
+// into s, and reports whether the frontmatter holds anything else, which
+// only copying the folder as it is keeps.
+func (im *importer) skillKeys(m map[string]any, s *model.Skill) (extra bool) {
+	known := map[string]bool{"name": true, "description": true}
+	meta, _ := m["metadata"].(map[string]any)
+	for _, f := range agy.SkillFields() {
+		var v any
+		var has bool
+		switch len(f.Path) {
+		case 1:
+			v, has = m[f.Path[0]]
+			known[f.Path[0]] = true
+		case 2:
+			v, has = meta[f.Path[1]]
+		}
+		if !has {
+			continue
+		}
+		im.needs(f.Since())
+		switch dst := s.Value(f.Key()).(type) {
+		case *string:
+			str, ok := v.(string)
+			if !ok || str == "" {
+				extra = true
+				continue
+			}
+			*dst = str
+		case **bool:
+			b, ok := v.(bool)
+			if !ok {
+				extra = true
+				continue
+			}
+			*dst = &b
+		}
+	}
+	if _, has := m["metadata"]; has {
+		// Only a metadata of icon alone is a skill block's to write.
+		_, iconOnly := meta["icon"]
+		extra = extra || meta == nil || len(meta) != 1 || !iconOnly
+		known["metadata"] = true
+	}
+	for k := range m {
+		if !known[k] {
+			extra = true
+		}
+	}
+	return extra
+}
+
+// flatSkill imports a flat skills/<name>.md, which render writes as
+// <name>/SKILL.md: the sources disagree on whether agy reads the flat
+// form, and every one reads the folder.
+func (im *importer) flatSkill(dir, rel, name, outDir string) *model.Skill {
+	if fi, err := im.tree.stat(join(dir, name)); err == nil && fi.IsDir() {
+		im.skip(rel, "", "a flat file of the skill %s, which the folder %s also defines; that one is imported: delete this one, or agy may read both", name, join(dir, name))
+		return nil
+	}
+	if p := skillNameProblem(name); p != "" {
+		im.skip(rel, "", "the skill name %q cannot be declared: %s", name, p)
+		return nil
+	}
+	m, body, ok := im.markdownFile(rel, true)
+	if !ok {
+		return nil
+	}
+	desc, has, isStr := fmString(m, "description")
+	if !has || !isStr || strings.TrimSpace(desc) == "" {
+		im.skip(rel, "", "the frontmatter has no description, which a skill needs")
+		return nil
+	}
+	if n, has := m["name"]; has && n != name {
+		im.skip(rel, "", "the frontmatter names the skill %v, but the file is %s.md; rename one of them", n, name)
+		return nil
+	}
+	s := &model.Skill{Name: name, Description: desc, Body: body}
+	if im.skillKeys(m, s) {
+		im.skip(rel, "", "the frontmatter has keys a skill block does not write; agyconf writes a skill with such keys only from a folder (source): make it %s/SKILL.md first", name)
+		return nil
+	}
+	if l := agy.LimitOf(agy.SkillBody); l.Exceeds(body) {
+		im.skip(rel, "", "the body is %d %s; %s, so agyconf refuses more", l.Measure(body), l.Unit, l.Summary)
+		return nil
+	}
+	if body == "" {
+		im.skip(rel, "", "the body is empty; a skill needs instructions")
+		return nil
+	}
+	im.conv(rel, "", "a flat skill file; render writes it as %s/SKILL.md, the form every source has agy discover: delete %s once that is in place, or agy may read both", join(dir, name), rel)
+	im.bodyPath[s] = join(outDir, name+".md")
 	return s
 }
 
@@ -341,7 +434,9 @@ func (im *importer) rules(dir, outDir string) []*model.Rule {
 			continue
 		}
 		im.unknownKeys(rel, m, "trigger", "globs", "description")
-		if !im.bodyOK(rel, body, agy.RuleBody) {
+		// No limit per rule: agy cuts what is over the budget of all rules
+		// together (agy.RuleBudget), which render reports as a warning.
+		if !im.bodyOK(rel, body, "") {
 			continue
 		}
 		im.bodyPath[r] = join(outDir, name+".md")
@@ -355,7 +450,7 @@ func (im *importer) bodyOK(rel, body string, limit agy.LimitID) bool {
 		im.skip(rel, "", "the body is empty; agyconf needs one")
 		return false
 	}
-	if l := agy.LimitOf(limit); l.Exceeds(body) {
+	if l := agy.LimitOf(limit); limit != "" && l.Exceeds(body) {
 		im.skip(rel, "", "the body has %d %s; %s", l.Measure(body), l.Unit, l.Summary)
 		return false
 	}
@@ -423,99 +518,167 @@ func (im *importer) globalRules(rel string) []*model.Rule {
 	return rules
 }
 
-// agents imports the subagents of an agents folder.
+// agents imports the subagents of an agents folder: <name>/agent.md, the
+// form render writes, and the flat <name>.md, which agy may read too (the
+// sources disagree, agy.Agents) and render writes in the folder form.
 func (im *importer) agents(dir, outDir string) []*model.Agent {
 	var out []*model.Agent
-	for _, e := range im.listDir(dir) {
-		rel := join(dir, e.Name())
-		if e.IsDir() {
-			im.skip(rel, "", "a subagent folder (<name>/agent.md); agyconf writes <name>.md only")
-			continue
+	folders := map[string]bool{}
+	entries := im.listDir(dir)
+	for _, e := range entries {
+		if e.IsDir() && im.exists(join(dir, e.Name(), "agent.md")) {
+			folders[e.Name()] = true
 		}
-		name, isMD := strings.CutSuffix(e.Name(), ".md")
-		if !isMD {
-			im.skip(rel, "", "not a subagent file (<name>.md)")
-			continue
+	}
+	k, _ := agy.KindOf(agy.Agents)
+	for _, e := range entries {
+		rel := join(dir, e.Name())
+		var name, file string
+		switch {
+		case e.IsDir():
+			name, file = e.Name(), k.ItemPath(dir, e.Name())
+			if !folders[name] {
+				im.skip(rel, "", "a folder without agent.md; agy reads a subagent from <name>/agent.md")
+				continue
+			}
+			for _, f := range im.listDir(rel) {
+				if f.Name() != "agent.md" {
+					im.skip(join(rel, f.Name()), "", "agyconf writes only agent.md into a subagent's folder; this stays as it is, yours")
+				}
+			}
+		default:
+			n, isMD := strings.CutSuffix(e.Name(), ".md")
+			if !isMD {
+				im.skip(rel, "", "not a subagent file (<name>/agent.md, or the flat <name>.md)")
+				continue
+			}
+			if folders[n] {
+				im.skip(rel, "", "a flat file of the subagent %s, which %s also defines; that one is imported: delete this one, or agy may read both", n, k.ItemPath(dir, n))
+				continue
+			}
+			name, file = n, rel
 		}
 		if p := entryNameProblem(name); p != "" {
 			im.skip(rel, "", "the subagent name %q cannot be declared: %s", name, p)
 			continue
 		}
-		m, body, ok := im.markdownFile(rel, true)
-		if !ok {
-			continue
-		}
-		a := &model.Agent{Name: name, Body: body}
-		if n, has := m["name"]; has && n != name {
-			im.skip(rel, "", "the frontmatter names it %v, but the file is %s.md; rename one of them", n, name)
-			continue
-		} else if !has {
-			im.conv(rel, "name", "missing; written as %q", name)
-		}
-		d, has, isStr := fmString(m, "description")
-		if !has || !isStr || d == "" {
-			im.skip(rel, "", "the frontmatter has no description, which a subagent needs")
-			continue
-		}
-		a.Description = d
-		bad := false
-		for _, k := range sortedKeys(m) {
-			v := m[k]
-			switch k {
-			case "name", "description":
-			case "model", "commandExecutionPolicy":
-				s, ok := v.(string)
-				if !ok || s == "" {
-					im.skip(rel, k, "is not a non-empty string; not written")
-					continue
-				}
-				if k == "model" {
-					a.Model = s
-				} else {
-					a.CommandExecutionPolicy = s
-				}
-			case "tools", "mcpServers", "skills":
-				xs, ok := fmStrings(v)
-				if !ok {
-					im.skip(rel, k, "is not a list of strings; not written")
-					continue
-				}
-				switch k {
-				case "tools":
-					a.Tools = xs
-				case "mcpServers":
-					a.MCPServers = xs
-				default:
-					a.Skills = xs
-				}
-			case "mainAgent", "subagent", "hidden", "inheritMcp":
-				b, ok := v.(bool)
-				if !ok {
-					im.skip(rel, k, "is not a boolean; not written")
-					continue
-				}
-				switch k {
-				case "mainAgent":
-					a.MainAgent = &b
-				case "subagent":
-					a.Subagent = &b
-				case "hidden":
-					a.Hidden = &b
-				default:
-					a.InheritMCP = &b
-				}
-			default:
-				im.skip(rel, k, "a frontmatter key the input language does not know; it is not written")
+		if a := im.agent(file, name); a != nil {
+			if file == rel && !e.IsDir() {
+				im.conv(rel, "", "a flat subagent file; render writes it as %s, the form the CLI docs give: delete %s once that is in place, or agy may read both", k.ItemPath(dir, name), rel)
 			}
+			im.bodyPath[a] = join(outDir, name+".md")
+			out = append(out, a)
 		}
-		if bad || body == "" {
-			im.skip(rel, "", "the body (the system prompt) is empty")
-			continue
-		}
-		im.bodyPath[a] = join(outDir, name+".md")
-		out = append(out, a)
 	}
 	return out
+}
+
+// agent imports one subagent file: its frontmatter keys are agy's table
+// (agy.AgentFields).
+func (im *importer) agent(rel, name string) *model.Agent {
+	m, body, ok := im.markdownFile(rel, true)
+	if !ok {
+		return nil
+	}
+	a := &model.Agent{Name: name, Body: body}
+	if n, has := m["name"]; has && n != name {
+		im.skip(rel, "", "the frontmatter names it %v, but the subagent is %s (its folder or file name); rename one of them", n, name)
+		return nil
+	} else if !has {
+		im.conv(rel, "name", "missing; written as %q", name)
+	}
+	d, has, isStr := fmString(m, "description")
+	if !has || !isStr || d == "" {
+		im.skip(rel, "", "the frontmatter has no description, which a subagent needs")
+		return nil
+	}
+	for _, key := range sortedKeys(m) {
+		f, known := agy.AgentFieldOf(key)
+		if !known {
+			im.skip(rel, key, "a frontmatter key the input language does not know; it is not written")
+			continue
+		}
+		if key == "name" {
+			continue
+		}
+		v := m[key]
+		switch dst := a.Value(key).(type) {
+		case *string:
+			s, ok := v.(string)
+			if !ok || s == "" {
+				im.skip(rel, key, "is not a non-empty string; not written")
+				continue
+			}
+			*dst = s
+		case *[]string:
+			xs, ok := fmStrings(v)
+			if !ok {
+				im.skip(rel, key, "is not a list of strings; not written")
+				continue
+			}
+			*dst = xs
+		case **bool:
+			b, ok := v.(bool)
+			if !ok {
+				im.skip(rel, key, "is not a boolean; not written")
+				continue
+			}
+			*dst = &b
+		default:
+			panic(fmt.Sprintf("importer: agent frontmatter key %s has no field in model.Agent", key))
+		}
+		if since := f.Since(); since.Known() {
+			im.needs(since)
+		}
+	}
+	if body == "" {
+		im.skip(rel, "", "the body (the system prompt) is empty")
+		return nil
+	}
+	return a
+}
+
+// skillDirs imports skills: with product "both" in global scope from both
+// folders, which render writes alike (agy.Skills).
+func (im *importer) skillDirs() {
+	dirs := im.l.Paths(agy.Skills)
+	byName := map[string]*model.Skill{}
+	from := map[string]string{}
+	for _, dir := range dirs {
+		for _, s := range im.skills(dir, "skills") {
+			if prev, dup := byName[s.Name]; dup {
+				if !sameSkill(prev, s) {
+					im.skip(join(dir, s.Name), "", "differs from %s, which is imported; agyconf writes one skill to both folders", join(from[s.Name], s.Name))
+				}
+				continue
+			}
+			byName[s.Name], from[s.Name] = s, dir
+		}
+	}
+	for _, n := range sortedKeys(byName) {
+		for _, dir := range dirs {
+			if dir != from[n] && !im.exists(join(dir, n)) && !im.exists(join(dir, n+".md")) {
+				im.conv(join(from[n], n), "", "render writes it to %s too (product %q reads skills from both folders: agy.Skills)", dir, im.opts.Product)
+			}
+		}
+		im.cfg.Skills = append(im.cfg.Skills, byName[n])
+	}
+}
+
+// sameSkill reports whether two imported skills render alike.
+func sameSkill(a, b *model.Skill) bool {
+	if a.Description != b.Description || a.Body != b.Body || a.Icon != b.Icon || (a.DisableSlashCommand == nil) != (b.DisableSlashCommand == nil) || len(a.Files) != len(b.Files) {
+		return false
+	}
+	if a.DisableSlashCommand != nil && *a.DisableSlashCommand != *b.DisableSlashCommand {
+		return false
+	}
+	for i := range a.Files {
+		if a.Files[i].Path != b.Files[i].Path || a.Files[i].SHA256 != b.Files[i].SHA256 || a.Files[i].Executable != b.Files[i].Executable {
+			return false
+		}
+	}
+	return true
 }
 
 // workflowDirs imports workflows: with product "both" from both folders,

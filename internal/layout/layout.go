@@ -89,6 +89,45 @@ func (l Layout) Folders() map[string]bool {
 	return out
 }
 
+// FormerAgent maps a file where agyconf put a subagent before state
+// version 4 — agy.Agents' FormerItem, <agents>/<name>.md, in the layout's
+// agents folder or in a plugin's agents/ — to where the subagent lives
+// now (its Item, <name>/agent.md); false for any other path.
+func (l Layout) FormerAgent(p string) (string, bool) {
+	k, _ := agy.KindOf(agy.Agents)
+	before, after, _ := strings.Cut(k.FormerItem, "NAME")
+	name := func(dir string) (string, bool) {
+		rest, ok := strings.CutPrefix(p, dir+"/")
+		if !ok {
+			return "", false
+		}
+		n, ok := strings.CutPrefix(rest, before)
+		if !ok {
+			return "", false
+		}
+		n, ok = strings.CutSuffix(n, after)
+		return n, ok && n != "" && !strings.Contains(n, "/")
+	}
+	for _, dir := range l.Paths(agy.Agents) {
+		if n, ok := name(dir); ok {
+			return k.ItemPath(dir, n), true
+		}
+	}
+	// A plugin's subagents are in its agents/ folder (internal/render).
+	for _, plugins := range l.Paths(agy.Plugins) {
+		rest, ok := strings.CutPrefix(p, plugins+"/")
+		plugin, inner, _ := strings.Cut(rest, "/")
+		if !ok || plugin == "" || !strings.HasPrefix(inner, "agents/") {
+			continue
+		}
+		dir := plugins + "/" + plugin + "/agents"
+		if n, ok := name(dir); ok {
+			return k.ItemPath(dir, n), true
+		}
+	}
+	return "", false
+}
+
 // StateDir is agyconf's own folder under a root of scope: the states of
 // its config instances, the lock, the cache and backups. Global scope
 // keeps it where XDG puts state; a workspace keeps it in the tree, so that

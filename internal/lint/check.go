@@ -53,6 +53,9 @@ type checker struct {
 	stat       func(string) (fs.FileInfo, error)
 	credential *regexp.Regexp
 	reference  *regexp.Regexp
+	// budget are the user and workspace rule texts a run met, in order,
+	// judged together against agy's rule budget (RuleBudget).
+	budget []BudgetEntry
 	// machine runs the rules that depend on this machine: a command on
 	// PATH, a file's mode. Without it only what the bytes say is checked,
 	// the same anywhere (what render checks its own documents with).
@@ -102,8 +105,10 @@ func schemaName(k kind) string {
 		return "rule-frontmatter"
 	case kindWorkflow:
 		return "workflow-frontmatter"
-	case kindAgent:
+	case kindAgent, kindAgentFlat:
 		return "agent-frontmatter"
+	case kindRuleText:
+		return "" // no frontmatter, no schema
 	}
 	return string(k) // the settings kinds are named as their schemas
 }
@@ -130,7 +135,14 @@ func readLimited(path string) ([]byte, fs.FileInfo, error) {
 func (c *checker) file(path string, k kind) ([]Finding, error) {
 	if k == kindSkillFlat {
 		return []Finding{{Rule: "skill/flat-file", Severity: severityOf("skill/flat-file"), File: path,
-			Message: "a flat skill file is never discovered (reference §5): move it to " + filepath.ToSlash(filepath.Join("skills", strings.TrimSuffix(filepath.Base(path), ".md"), "SKILL.md"))}}, nil
+			Message: "a flat skill file: the CLI docs show one (.agents/skills/<name>.md), while a probe found a flat file never discovered (reference §5, 2026-12 §7); every source has agy discover " + filepath.ToSlash(filepath.Join("skills", strings.TrimSuffix(filepath.Base(path), ".md"), "SKILL.md")) + ": move it there"}}, nil
+	}
+	var pre []Finding
+	if k == kindAgentFlat {
+		name := strings.TrimSuffix(filepath.Base(path), ".md")
+		pre = append(pre, Finding{Rule: "agent/flat-file", Severity: severityOf("agent/flat-file"), File: path,
+			Message: "a flat subagent file: the CLI's /agents docs call agents directly in agents/ a common mistake, the scanner expecting agents/<name>/agent.md, while rulesync reads the docs as allowing both (reference 2026-12 §4); move it to " + filepath.ToSlash(filepath.Join("agents", name, "agent.md")) + ", the form read under both readings"})
+		k = kindAgent
 	}
 	if k == kindHooksUnread {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
@@ -146,9 +158,16 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 		return nil, err
 	}
 	if k == kindIgnore {
-		return capFindings(ignoreFindings(path, data)), nil
+		return append(pre, capFindings(ignoreFindings(path, data))...), nil
 	}
-	return c.check(path, k, data, fi.Mode().Perm(), fileIsPluginDir(filepath.Dir(path)))
+	if k == kindRuleText || (k == kindRule && !fileIsPluginDir(filepath.Dir(filepath.Dir(path)))) {
+		// A plugin's rules are not user or workspace rules: agy's rule
+		// budget is theirs alone (CLI changelog 1.2.7).
+		text, _ := ruleText(data)
+		c.budget = append(c.budget, BudgetEntry{Path: path, Text: text})
+	}
+	out, err := c.check(path, k, data, fi.Mode().Perm(), fileIsPluginDir(filepath.Dir(path)))
+	return append(pre, out...), err
 }
 
 // check lints the bytes of one document of kind k, named path in
@@ -165,38 +184,39 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 			out = append(out, f)
 		}
 	}
-	name := schemaName(k)
-	v, err := c.validator(name)
-	if err != nil {
-		return nil, err
-	}
 	markdown := strings.HasSuffix(path, ".md")
 	var tree *jsonmerge.Tree
-	if markdown {
-		err = v.ValidateMarkdown(name, data)
-	} else {
-		tree, err = v.CheckJSON(name, data)
-	}
-	var de *schema.DocumentError
-	if err != nil && !errors.As(err, &de) {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if de != nil {
-		for _, f := range de.Findings {
-			rule := mapFinding(k, f)
-			// What agy reads from some build in this kind of file is
-			// judged by version, never a false error.
-			if ext, ok := extensionOf(rule); ok {
-				if b, accepted := agy.JSONAccepts(name, ext); accepted {
-					addSince(b.Since, rule, f.Line, f.Column, f.Pointer, f.Message)
-					continue
+	if name := schemaName(k); name != "" {
+		v, err := c.validator(name)
+		if err != nil {
+			return nil, err
+		}
+		if markdown {
+			err = v.ValidateMarkdown(name, data)
+		} else {
+			tree, err = v.CheckJSON(name, data)
+		}
+		var de *schema.DocumentError
+		if err != nil && !errors.As(err, &de) {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if de != nil {
+			for _, f := range de.Findings {
+				rule := mapFinding(k, f)
+				// What agy reads from some build in this kind of file is
+				// judged by version, never a false error.
+				if ext, ok := extensionOf(rule); ok {
+					if b, accepted := agy.JSONAccepts(name, ext); accepted {
+						addSince(b.Since, rule, f.Line, f.Column, f.Pointer, f.Message)
+						continue
+					}
 				}
+				add(rule, f.Line, f.Column, f.Pointer, f.Message)
 			}
-			add(rule, f.Line, f.Column, f.Pointer, f.Message)
 		}
 	}
 	if markdown {
-		c.markdown(k, data, add)
+		c.markdown(path, k, data, add, addSince)
 		return capFindings(out), nil
 	}
 	if tree == nil {
@@ -225,26 +245,36 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 	return capFindings(out), nil
 }
 
-func (c *checker) markdown(k kind, data []byte, add func(string, int, int, string, string)) {
+func (c *checker) markdown(path string, k kind, data []byte, add func(string, int, int, string, string), addSince func(agy.Version, string, int, int, string, string)) {
+	if abs, err := filepath.Abs(path); err == nil {
+		if r, ok := readingOf(strings.Split(filepath.ToSlash(abs), "/"), k); ok {
+			addSince(agy.BehaviourOf(r.Feature).Since, "rule/newer-agy", 0, 0, "", fmt.Sprintf("rules at %s are read (%s)", r.Path, r.Source))
+		}
+	}
 	switch k {
 	case kindSkill:
 		_, body, _, err := frontmatter.Split(data)
 		if l := agy.LimitOf(agy.SkillBody); err == nil && l.Exceeds(string(body)) {
 			add("skill/body-size", 0, 0, "", fmt.Sprintf("the skill body is %d %s: %s (%s)", l.Measure(string(body)), l.Unit, l.Summary, l.Source))
 		}
-	case kindRule, kindWorkflow:
+		newerKeys(k, data, addSince)
+	case kindAgent:
+		newerKeys(k, data, addSince)
+	case kindRule, kindRuleText:
+		// What the rules take together is judged by RuleBudget, over a
+		// whole run or a whole plan; includes depend on this machine.
+		if c.machine {
+			c.missingIncludes(path, data, add)
+		}
+	case kindWorkflow:
 		// The body, as the decoder counts it: the same text passes both
 		// or neither.
 		_, body, _, err := frontmatter.Split(data)
 		if err != nil {
 			body = data
 		}
-		rule, l := "rule/size", agy.LimitOf(agy.RuleBody)
-		if k == kindWorkflow {
-			rule, l = "workflow/size", agy.LimitOf(agy.WorkflowBody)
-		}
-		if l.Exceeds(string(body)) {
-			add(rule, 0, 0, "", fmt.Sprintf("the body is %d %s: %s (%s)", l.Measure(string(body)), l.Unit, l.Summary, l.Source))
+		if l := agy.LimitOf(agy.WorkflowBody); l.Exceeds(string(body)) {
+			add("workflow/size", 0, 0, "", fmt.Sprintf("the body is %d %s: %s (%s)", l.Measure(string(body)), l.Unit, l.Summary, l.Source))
 		}
 	}
 }
@@ -304,7 +334,7 @@ func mapFinding(k kind, f schema.Finding) string {
 	}
 	m := f.Message
 	switch k {
-	case kindSkill, kindRule, kindWorkflow, kindAgent:
+	case kindSkill, kindRule, kindWorkflow, kindAgent, kindRuleText:
 		return mapMarkdown(k, segs, m)
 	}
 	if r := byteLevel(k, f); r != "" {

@@ -38,6 +38,10 @@ const (
 	kindRule        kind = "rule"
 	kindWorkflow    kind = "workflow"
 	kindAgent       kind = "agent"
+	kindAgentFlat   kind = "agent-flat"
+	// kindRuleText is a rule file without frontmatter that agy reads whole:
+	// ~/.gemini/GEMINI.md and the other global places of agy.GlobalRules.
+	kindRuleText    kind = "rule-text"
 	kindCLISettings kind = "cli-settings"
 	// kindSettingsUnread: a workspace settings file agy does not read
 	// (agy.UnreadFiles).
@@ -73,7 +77,7 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 		if !fi.IsDir() {
 			k, ok := classifyFile(p)
 			if !ok {
-				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, SKILL.md, .antigravityignore, or a .md under rules/, workflows/, agents/)", p)
+				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, SKILL.md, agent.md, .antigravityignore, ~/.gemini/GEMINI.md or AGENTS.md, or a .md under rules/, workflows/, agents/)", p)
 			}
 			fs, err := c.file(p, k)
 			if err != nil {
@@ -94,6 +98,7 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 			out = append(out, fs...)
 		}
 	}
+	out = append(out, RuleBudget(c.budget)...)
 	Sort(out)
 	return out, nil
 }
@@ -230,6 +235,9 @@ func classify(segs []string, inPlugin bool) (kind, bool) {
 		return segs[n-1-i]
 	}
 	name, parent, grand := at(0), at(1), at(2)
+	if _, ok := globalRuleFile(segs); ok {
+		return kindRuleText, true
+	}
 	// dirIsLayout: a folder that may hold mcp_config.json and hooks.json.
 	dirIsLayout := isRoot(parent) || inPlugin || grand == "plugins" ||
 		(parent == "config" && grand == ".gemini")
@@ -279,7 +287,60 @@ func classify(segs []string, inPlugin bool) (kind, bool) {
 	case "workflows", "global_workflows":
 		return kindWorkflow, true
 	case "agents":
-		return kindAgent, true
+		return kindAgentFlat, true
 	}
 	return "", false
+}
+
+// hasSuffix reports whether segs end with the segments of a slash path.
+func hasSuffix(segs []string, p string) bool {
+	want := strings.Split(p, "/")
+	if len(want) > len(segs) {
+		return false
+	}
+	for i, w := range want {
+		if segs[len(segs)-len(want)+i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// globalRuleFile finds the global rules file of agy's table a file is
+// (~/.gemini/GEMINI.md, or one of the places agyconf only reads), by the
+// trailing segments of its path: the reading, or a zero one for the file
+// agyconf writes.
+func globalRuleFile(segs []string) (agy.Reading, bool) {
+	k, _ := agy.KindOf(agy.GlobalRules)
+	for _, r := range k.Reads {
+		if hasSuffix(segs, r.Path) {
+			return r, true
+		}
+	}
+	for _, p := range agy.Products() {
+		for _, q := range k.PathsFor(agy.ScopeGlobal, p) {
+			if hasSuffix(segs, q) {
+				return agy.Reading{Scope: agy.ScopeGlobal, Path: q}, true
+			}
+		}
+	}
+	return agy.Reading{}, false
+}
+
+// readingOf finds the place agyconf only reads that a file of kind k is at
+// (a global rules file, a rule in ~/.gemini/config/rules/), if any.
+func readingOf(segs []string, k kind) (agy.Reading, bool) {
+	switch k {
+	case kindRuleText:
+		r, ok := globalRuleFile(segs)
+		return r, ok && r.Feature != ""
+	case kindRule:
+		rk, _ := agy.KindOf(agy.Rules)
+		for _, r := range rk.Reads {
+			if len(segs) > 1 && hasSuffix(segs[:len(segs)-1], r.Path) {
+				return r, true
+			}
+		}
+	}
+	return agy.Reading{}, false
 }

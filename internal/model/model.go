@@ -259,8 +259,24 @@ type Skill struct {
 	Source string `json:"source,omitempty"`
 	// Files are the source folder's files, read while decoding so that
 	// render stays a pure function of the model.
-	Files []File    `json:"files,omitempty"`
-	Range hcl.Range `json:"-"`
+	Files []File `json:"files,omitempty"`
+	// Icon and DisableSlashCommand are the SKILL.md keys metadata.icon
+	// and disable-slash-command (agy.SkillFields), written with body.
+	Icon                string    `json:"icon,omitempty"`
+	DisableSlashCommand *bool     `json:"disable_slash_command,omitempty"`
+	Range               hcl.Range `json:"-"`
+}
+
+// Value is the field that holds a SKILL.md key of agy.SkillFields, by its
+// dotted key: a *string or a **bool, or nil.
+func (s *Skill) Value(key string) any {
+	switch key {
+	case "metadata.icon":
+		return &s.Icon
+	case "disable-slash-command":
+		return &s.DisableSlashCommand
+	}
+	return nil
 }
 
 // File is one file of a skill's source folder.
@@ -291,21 +307,73 @@ type Rule struct {
 	Range       hcl.Range `json:"-"`
 }
 
-// Agent is a subagent: markdown whose body is the system prompt.
+// Agent is a subagent: markdown whose body is the system prompt. Its
+// frontmatter fields are agy's table (agy.AgentFields); Value maps each
+// key to its field here, so that decode, render and import name each key
+// once.
 type Agent struct {
-	Name                   string    `json:"name"`
-	Description            string    `json:"description"`
-	Body                   string    `json:"body"`
-	Model                  string    `json:"model,omitempty"`
-	Tools                  []string  `json:"tools,omitempty"`
-	MCPServers             []string  `json:"mcp_servers,omitempty"`
-	Skills                 []string  `json:"skills,omitempty"`
-	MainAgent              *bool     `json:"main_agent,omitempty"`
-	Subagent               *bool     `json:"subagent,omitempty"`
-	CommandExecutionPolicy string    `json:"command_execution_policy,omitempty"`
-	Hidden                 *bool     `json:"hidden,omitempty"`
-	InheritMCP             *bool     `json:"inherit_mcp,omitempty"`
-	Range                  hcl.Range `json:"-"`
+	Name                     string    `json:"name"`
+	Description              string    `json:"description"`
+	Body                     string    `json:"body"`
+	Model                    string    `json:"model,omitempty"`
+	Tools                    []string  `json:"tools,omitempty"`
+	MCPServers               []string  `json:"mcp_servers,omitempty"`
+	Skills                   []string  `json:"skills,omitempty"`
+	Plugins                  []string  `json:"plugins,omitempty"`
+	Rules                    []string  `json:"rules,omitempty"`
+	Agents                   []string  `json:"agents,omitempty"`
+	Hooks                    []string  `json:"hooks,omitempty"`
+	MainAgent                *bool     `json:"main_agent,omitempty"`
+	Subagent                 *bool     `json:"subagent,omitempty"`
+	CommandExecutionPolicy   string    `json:"command_execution_policy,omitempty"`
+	Hidden                   *bool     `json:"hidden,omitempty"`
+	InheritMCP               *bool     `json:"inherit_mcp,omitempty"`
+	InheritCustomizations    *bool     `json:"inherit_customizations,omitempty"`
+	ExcludeDefaultComponents *bool     `json:"exclude_default_components,omitempty"`
+	Range                    hcl.Range `json:"-"`
+}
+
+// Value is the field that holds a frontmatter key (agy.AgentFields): a
+// *string, a *[]string or a **bool, or nil for a key the table does not
+// have. A test checks that every key of the table has one, of its type.
+func (a *Agent) Value(key string) any {
+	switch key {
+	case "name":
+		return &a.Name
+	case "description":
+		return &a.Description
+	case "model":
+		return &a.Model
+	case "tools":
+		return &a.Tools
+	case "mcpServers":
+		return &a.MCPServers
+	case "skills":
+		return &a.Skills
+	case "plugins":
+		return &a.Plugins
+	case "rules":
+		return &a.Rules
+	case "agents":
+		return &a.Agents
+	case "hooks":
+		return &a.Hooks
+	case "commandExecutionPolicy":
+		return &a.CommandExecutionPolicy
+	case "mainAgent":
+		return &a.MainAgent
+	case "subagent":
+		return &a.Subagent
+	case "hidden":
+		return &a.Hidden
+	case "inheritMcp":
+		return &a.InheritMCP
+	case "inheritCustomizations":
+		return &a.InheritCustomizations
+	case "excludeDefaultComponents":
+		return &a.ExcludeDefaultComponents
+	}
+	return nil
 }
 
 // Workflow is a markdown workflow invoked as /name.

@@ -8,9 +8,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// field is one frontmatter key and its value: a string, a bool or a list
-// of strings. Frontmatter keeps the order fields are added in, so the most
-// important keys (name, description) come first.
+// field is one frontmatter key and its value: a string, a bool, a list
+// of strings, or a nested frontmatter (a mapping). Frontmatter keeps the
+// order fields are added in, so the most important keys (name,
+// description) come first.
 type field struct {
 	key string
 	val any
@@ -41,35 +42,62 @@ func strNode(s string, inFlow bool) *yaml.Node {
 	return n
 }
 
+// set puts val at a nested key path, creating the mappings on the way in
+// the order first set.
+func (fm frontmatter) set(keys []string, val any) frontmatter {
+	if len(keys) == 1 {
+		return append(fm, field{keys[0], val})
+	}
+	for i, f := range fm {
+		if sub, ok := f.val.(frontmatter); ok && f.key == keys[0] {
+			fm[i].val = sub.set(keys[1:], val)
+			return fm
+		}
+	}
+	return append(fm, field{keys[0], frontmatter{}.set(keys[1:], val)})
+}
+
+// node is the YAML node of a frontmatter value.
+func node(key string, val any) *yaml.Node {
+	var v *yaml.Node
+	switch x := val.(type) {
+	case string:
+		v = strNode(x, false)
+	case bool:
+		v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(x)}
+	case []string:
+		v = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
+		for _, e := range x {
+			v.Content = append(v.Content, strNode(e, true))
+		}
+	case frontmatter:
+		v = x.mapping()
+	default:
+		panic(fmt.Sprintf("render: frontmatter %s: unsupported %T", key, val))
+	}
+	if key == "globs" {
+		// The documented form (reference §6) is a double-quoted string.
+		v.Style = yaml.DoubleQuotedStyle
+	}
+	return v
+}
+
+// mapping is the frontmatter as a YAML mapping node.
+func (fm frontmatter) mapping() *yaml.Node {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	for _, f := range fm {
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: f.key}, node(f.key, f.val))
+	}
+	return m
+}
+
 // yaml renders the frontmatter, starting with the generated-file marker.
 // The nodes are built here rather than by the YAML library's Node.Encode,
 // which re-parses what it emits and fails on some strings (a tab opening
 // a multi-line value); the emitter still decides plain against quoted, so
 // a description such as "yes" or "1.0" stays a string.
 func (fm frontmatter) yaml() []byte {
-	root := &yaml.Node{Kind: yaml.MappingNode}
-	for _, f := range fm {
-		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: f.key}
-		var v *yaml.Node
-		switch x := f.val.(type) {
-		case string:
-			v = strNode(x, false)
-		case bool:
-			v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(x)}
-		case []string:
-			v = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
-			for _, e := range x {
-				v.Content = append(v.Content, strNode(e, true))
-			}
-		default:
-			panic(fmt.Sprintf("render: frontmatter %s: unsupported %T", f.key, f.val))
-		}
-		if f.key == "globs" {
-			// The documented form (reference §6) is a double-quoted string.
-			v.Style = yaml.DoubleQuotedStyle
-		}
-		root.Content = append(root.Content, k, v)
-	}
+	root := fm.mapping()
 	var b bytes.Buffer
 	b.WriteString(GeneratedMarkerLine + "\n")
 	if len(fm) == 0 {

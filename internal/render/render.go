@@ -52,10 +52,7 @@ func Render(cfg *model.Config, l layout.Layout) (*Plan, hcl.Diagnostics) {
 	r := &renderer{cfg: cfg, l: l, tmpl: tmpl, plan: &Plan{}}
 	r.mcpConfig()
 	r.hooks()
-	for _, s := range cfg.Skills {
-		r.origin = s.Range
-		r.skill(s, r.dir(agy.Skills, s.Range))
-	}
+	r.skills()
 	r.origin = hcl.Range{}
 	r.rules()
 	for _, a := range cfg.Agents {
@@ -381,6 +378,25 @@ func (r *renderer) handlers(hs []*model.Handler, org Origins, at ...string) []an
 	return out
 }
 
+// skills writes every skill into each of the layout's skill folders (two
+// for product "both" in global scope: agy.Skills says why).
+func (r *renderer) skills() {
+	if len(r.cfg.Skills) == 0 {
+		return
+	}
+	dirs := r.l.Paths(agy.Skills)
+	if len(dirs) == 0 {
+		r.noPlace(agy.Skills, r.cfg.Skills[0].Range)
+	}
+	for _, dir := range dirs {
+		for _, s := range r.cfg.Skills {
+			r.origin = s.Range
+			r.skill(s, dir)
+		}
+	}
+	r.origin = hcl.Range{}
+}
+
 func (r *renderer) skill(s *model.Skill, dir string) {
 	if dir == "" {
 		return
@@ -401,8 +417,33 @@ func (r *renderer) skill(s *model.Skill, dir string) {
 		}
 		return
 	}
+	r.markdown(path.Join(base, "SKILL.md"), SchemaOf(agy.Skills), skillFrontmatter(s), s.Body)
+}
+
+// skillFrontmatter is a SKILL.md's frontmatter: name, description, then
+// each key of agy.SkillFields the skill sets, nested keys grouped under
+// their parent (metadata.icon as metadata: {icon: …}).
+func skillFrontmatter(s *model.Skill) frontmatter {
 	fm := frontmatter{{"name", s.Name}, {"description", s.Description}}
-	r.markdown(path.Join(base, "SKILL.md"), SchemaOf(agy.Skills), fm, s.Body)
+	for _, f := range agy.SkillFields() {
+		var val any
+		switch v := s.Value(f.Key()).(type) {
+		case *string:
+			if *v != "" {
+				val = *v
+			}
+		case **bool:
+			if *v != nil {
+				val = **v
+			}
+		default:
+			panic(fmt.Sprintf("render: SKILL.md key %s has no field in model.Skill", f.Key()))
+		}
+		if val != nil {
+			fm = fm.set(f.Path, val)
+		}
+	}
+	return fm
 }
 
 func (r *renderer) rules() {
@@ -483,30 +524,39 @@ func (r *renderer) agent(a *model.Agent, dir string) {
 	if dir == "" {
 		return
 	}
-	fm := frontmatter{{"name", a.Name}, {"description", a.Description}}
-	if a.Model != "" {
-		fm = append(fm, field{"model", a.Model})
-	}
-	for _, l := range []struct {
-		key  string
-		vals []string
-	}{{"tools", a.Tools}, {"mcpServers", a.MCPServers}, {"skills", a.Skills}} {
-		if l.vals != nil {
-			fm = append(fm, field{l.key, l.vals})
+	r.markdown(AgentPath(dir, a.Name), SchemaOf(agy.Agents), agentFrontmatter(a), a.Body)
+}
+
+// AgentPath is where a subagent lives in an agents folder: <name>/agent.md
+// (agy's table, agy.Agents).
+func AgentPath(dir, name string) string {
+	k, _ := agy.KindOf(agy.Agents)
+	return k.ItemPath(dir, name)
+}
+
+// agentFrontmatter is a subagent's frontmatter: every key of agy's table
+// (agy.AgentFields) the agent sets, in the table's order.
+func agentFrontmatter(a *model.Agent) frontmatter {
+	var fm frontmatter
+	for _, f := range agy.AgentFields() {
+		switch v := a.Value(f.Key).(type) {
+		case *string:
+			if *v != "" || f.Key == "name" || f.Key == "description" {
+				fm = append(fm, field{f.Key, *v})
+			}
+		case *[]string:
+			if *v != nil {
+				fm = append(fm, field{f.Key, *v})
+			}
+		case **bool:
+			if *v != nil {
+				fm = append(fm, field{f.Key, **v})
+			}
+		default:
+			panic(fmt.Sprintf("render: agent frontmatter key %s has no field in model.Agent", f.Key))
 		}
 	}
-	if a.CommandExecutionPolicy != "" {
-		fm = append(fm, field{"commandExecutionPolicy", a.CommandExecutionPolicy})
-	}
-	for _, b := range []struct {
-		key string
-		val *bool
-	}{{"mainAgent", a.MainAgent}, {"subagent", a.Subagent}, {"hidden", a.Hidden}, {"inheritMcp", a.InheritMCP}} {
-		if b.val != nil {
-			fm = append(fm, field{b.key, *b.val})
-		}
-	}
-	r.markdown(path.Join(dir, a.Name+".md"), SchemaOf(agy.Agents), fm, a.Body)
+	return fm
 }
 
 func (r *renderer) workflows() {

@@ -228,6 +228,8 @@ let
         default = null;
         description = "A folder holding `SKILL.md`, copied as is: a Nix path (`./skills/notes`, copied into the store) or a store path. Either this or `body`.";
       };
+      icon = nullOrStr "An emoji for the skill (`metadata.icon`; agy 1.1.20 and newer, so `agyVersion` must say so). Only with `body`.";
+      disableSlashCommand = nullOrBool "Hide the skill from the `/` menu; the model can still use it (`disable-slash-command`; agy 1.1.12 and newer). Only with `body`.";
     };
   };
 
@@ -235,7 +237,7 @@ let
     options = {
       body = mkOption {
         type = types.lines;
-        description = "The rule text (at most 12,000 characters).";
+        description = "The rule text. Rules share agy's budget of 20,000 tokens; what is over it is cut, and agyconf warns.";
       };
       trigger = mkOption {
         type = types.enum [
@@ -284,12 +286,18 @@ let
       model = nullOrStr "Model the subagent runs on.";
       tools = strList "Tools the subagent may use.";
       mcpServers = strList "MCP servers the subagent may use.";
-      skills = strList "Skills the subagent may use.";
+      skills = strList "Skills the subagent may use (names or paths).";
+      plugins = strList "Plugins the subagent may use (names or paths).";
+      rules = strList "Rule files the subagent always applies (agy 1.1.15 and newer, so `agyVersion` must say so).";
+      agents = strList "Subagents this agent depends on (agy 1.1.27 and newer).";
+      hooks = strList "Hooks of the subagent (agy 1.3.1 and newer; the value's shape is a third-party reading, see docs/config.md).";
       mainAgent = nullOrBool "Whether the agent can be used as the main agent.";
       subagent = nullOrBool "Whether the agent can be used as a subagent.";
       commandExecutionPolicy = nullOrStr "Command execution policy of the agent.";
       hidden = nullOrBool "Hide the agent from agy's lists.";
       inheritMcp = nullOrBool "Whether the agent inherits the caller's MCP servers.";
+      inheritCustomizations = nullOrBool "Whether the agent adopts your skills, rules, plugins, subagents and MCP servers (agy 1.1.14 and newer).";
+      excludeDefaultComponents = nullOrBool "Opt the agent out of agy's default prompt sections and built-in tools (agy 1.2.1 and newer).";
     };
   };
 

@@ -260,7 +260,7 @@ func cases() []hostileCase {
 		hostileCase{name: "layout folder linked outside",
 			files: hcl("agyconf {\n  layout {\n    agents = \"dots/agents\"\n  }\n}\nagent \"a\" {\n  description = \"d\"\n  body = \"b\"\n}\n"),
 			setup: func(t *testing.T, s scene) { s.link(t, filepath.Join(s.root, "dots"), s.outside) },
-			code:  3, want: "outside the render root", path: "dots/agents/a.md"},
+			code:  3, want: "outside the render root", path: "dots/agents/a/agent.md"},
 		hostileCase{name: "tampered state naming a file outside", files: mcpConfig, args: []string{"--instance", "hostile"},
 			setup: func(t *testing.T, s scene) {
 				s.write(t, filepath.Join(s.root, ".local/state/agyconf/hostile.json"),

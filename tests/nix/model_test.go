@@ -185,7 +185,7 @@ var literals = map[string]map[string][]string{
 		".config/agy/skills/release-notes/SKILL.md": {
 			"Collect merged PRs since ${LAST_TAG}; skip %{draft} ones.",
 		},
-		".config/agy/agents/reviewer.md": {
+		".config/agy/agents/reviewer/agent.md": {
 			"You review diffs. Leave %{if} and ${x} as they are.",
 		},
 		".config/agy/plugins/team-tools/hooks.json": {

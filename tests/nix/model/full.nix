@@ -125,6 +125,12 @@ let
     commandExecutionPolicy = "ask";
     hidden = true;
     inheritMcp = false;
+    plugins = [ "team-tools" ];
+    rules = [ "../../rules/style.md" ];
+    agents = [ "librarian" ];
+    hooks = [ "hooks.json" ];
+    inheritCustomizations = false;
+    excludeDefaultComponents = true;
   };
 in
 {
@@ -170,6 +176,8 @@ in
         description = "Write release notes";
         body = "Collect merged PRs since \${LAST_TAG}; skip %{draft} ones.";
         source = null;
+        icon = "📝";
+        disableSlashCommand = true;
       };
       lookup = {
         description = "Look things up in the team docs";
@@ -219,6 +227,8 @@ in
           description = "Team triage";
           body = "Label the issue.";
           source = null;
+          icon = "🏷️";
+          disableSlashCommand = false;
         };
         docs-lookup = {
           description = "Answer from the team docs";

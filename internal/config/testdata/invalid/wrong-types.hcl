@@ -1,4 +1,7 @@
 # A value of the wrong type, in every kind of argument, all in one pass.
+agyconf {
+  agy_version = "1.1.6"
+}
 mcp_server "a" {
   command        = ["x"]  # ERROR @20: Wrong type
   args           = "stdio" # ERROR @20: Wrong type

@@ -1,6 +1,10 @@
 # Markdown artifacts: skills with a body read by file() and with a source
 # folder, a rule for each trigger, a subagent with every field, a workflow.
 
+agyconf {
+  agy_version = "1.1.6" # model (1.1.5) and the 1.1.6 subagent keys
+}
+
 skill "release-notes" {
   description = "Write release notes from merged PRs"
   body        = file("assets/release-notes.md")

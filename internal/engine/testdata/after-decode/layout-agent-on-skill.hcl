@@ -2,14 +2,14 @@
 agyconf {
   scope = "workspace"
   layout {
-    agents = ".agents/skills/x"
+    agents = ".agents/skills"
+    rules  = ".agents/skills/x"
   }
 }
-skill "x" {
+agent "x" {
   description = "d"
   body = "b"
 }
-agent "SKILL" {
-  description = "d"
+rule "agent" {
   body = "b"
 }

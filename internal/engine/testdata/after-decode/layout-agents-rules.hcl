@@ -3,14 +3,14 @@ agyconf {
   scope = "workspace"
   layout {
     agents = "shared"
-    rules = "shared"
+    rules = "shared/x"
   }
 }
 agent "x" {
   description = "d"
   body = "b"
 }
-rule "x" {
+rule "agent" {
   description = "d"
   body = "b"
 }

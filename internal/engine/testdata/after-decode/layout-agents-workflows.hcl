@@ -3,14 +3,14 @@ agyconf {
   scope = "workspace"
   layout {
     agents = "shared"
-    workflows = "shared"
+    workflows = "shared/x"
   }
 }
 agent "x" {
   description = "d"
   body = "b"
 }
-workflow "x" {
+workflow "agent" {
   description = "d"
   body = "b"
 }

@@ -87,6 +87,8 @@ hook "paused" {
 skill "release-notes" {
   description = "Write release notes: the \"what changed\" of a release, yes or no"
   body        = "1. Find the last tag.\n2. List merged pull requests.\n\n"
+  icon                  = "📝"
+  disable_slash_command = true
 }
 
 skill "pdf-tools" {
@@ -109,11 +111,17 @@ agent "reviewer" {
   tools                    = ["view_file", "grep_search"]
   mcp_servers              = ["github"]
   skills                   = ["release-notes"]
+  plugins                  = ["team-tools"]
+  rules                    = ["../../rules/house-style.md"]
+  agents                   = ["helper"]
+  hooks                    = ["hooks.json"]
   main_agent               = false
   subagent                 = true
   command_execution_policy = "sandbox"
   hidden                   = false
   inherit_mcp              = true
+  inherit_customizations   = false
+  exclude_default_components = true
 }
 
 workflow "release" {
