@@ -47,6 +47,7 @@ const (
 	Settings           KindID = "settings"
 	ACPSettings        KindID = "acp_settings"
 	UserConfig         KindID = "user_config"
+	Ignore             KindID = "ignore"
 	// IDESettings is retired: see retiredKinds.
 	IDESettings KindID = "ide_settings"
 )
@@ -69,6 +70,13 @@ type Kind struct {
 	// Shared kinds are files agyconf shares with the user and agy: it owns
 	// entries of them, never the whole file.
 	Shared bool
+	// Block kinds are a file that is the user's, in which agyconf owns
+	// one managed block between marker lines written in the file's own
+	// comment syntax; "" for the others.
+	Block BlockSyntax
+	// Since is the first agy build known to read the kind; zero when it
+	// predates what the sources cover.
+	Since Version
 	// Item is where one item of a folder kind lives in its folder, with
 	// NAME for the item's name ("NAME/agent.md"); "" for other kinds.
 	Item string
@@ -81,6 +89,29 @@ type Kind struct {
 	// agyconf reads (validate, import) and never writes.
 	Reads  []Reading
 	Source Source
+}
+
+// BlockSyntax is the comment syntax of agyconf's marker lines in a file
+// where it owns a managed block.
+type BlockSyntax string
+
+const (
+	// BlockHTMLComment: markdown files (GEMINI.md), whose HTML comments
+	// do not show when rendered.
+	BlockHTMLComment BlockSyntax = "html-comment"
+	// BlockHashComment: line-oriented files where a line starting with
+	// "#" is a comment (.antigravityignore, read like a .gitignore).
+	BlockHashComment BlockSyntax = "hash-comment"
+)
+
+// Markers are the begin and end lines around agyconf's block in a file of
+// the syntax; every syntax has both, each a whole line.
+func (s BlockSyntax) Markers() (begin, end string) {
+	const what = "BEGIN agyconf: managed block; edits here are overwritten by agyconf render"
+	if s == BlockHashComment {
+		return "# " + what, "# END agyconf"
+	}
+	return "<!-- " + what + " -->", "<!-- END agyconf -->"
 }
 
 // Reading is a place agy reads documents of a kind from that agyconf only
@@ -172,7 +203,7 @@ func kinds() []Kind {
 				{Scope: ScopeGlobal, Path: ".gemini/config/rules", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7); third-party installers write there (reference §1)"}},
 			},
 			Source: Source{Survey, "§6"}},
-		{ID: GlobalRules, Summary: "global rules: a block agyconf manages in GEMINI.md",
+		{ID: GlobalRules, Summary: "global rules: a block agyconf manages in GEMINI.md", Block: BlockHTMLComment,
 			Places: Places{ScopeGlobal: same(".gemini/GEMINI.md")},
 			Reads: []Reading{
 				{Scope: ScopeGlobal, Path: ".gemini/AGENTS.md", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7)"}},
@@ -209,6 +240,14 @@ func kinds() []Kind {
 			// assigns, have no place agyconf can find (docs/config.md).
 			Places: Places{ScopeGlobal: same(".gemini/config/config.json")},
 			Source: Source{Changelog, "1.1.11 (plugin enablement lives only in config.json, seeded once from each manifest), 1.1.28 (uninstall removes the plugin's entry), 1.0.5 (permissions shared with Antigravity merged into the CLI's); key layout: third-party probes of 1.1.11 and 1.1.12"}},
+		// The changelog names the file once, and only for what @ path
+		// completion offers: nothing documents its syntax (read here as
+		// gitignore-like lines, the safe reading: agyconf writes the
+		// user's lines as given) nor shows it keeps files from the agent's
+		// tools, so it is no way to hide secrets.
+		{ID: Ignore, Summary: "paths agy leaves out of @ file path completion: a block agyconf manages in .antigravityignore", Block: BlockHashComment, Since: V(1, 1, 16),
+			Places: Places{ScopeWorkspace: same(".antigravityignore")},
+			Source: Source{Changelog, "1.1.16 (\"Fixed `@` file path completion showing files that were in your `.antigravityignore`\"); syntax undocumented; reference 2026-12 §8 (third-party-known)"}},
 	}
 }
 

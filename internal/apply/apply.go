@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/model"
@@ -376,6 +377,9 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 		return c, err
 	}
 	c.state = &FileState{SHA256: wantHash, Block: d.Kind == render.ManagedBlock, Secrets: secrets}
+	if d.Kind == render.ManagedBlock && d.Block != agy.BlockHTMLComment {
+		c.state.BlockSyntax = d.Block
+	}
 
 	// What agyconf would write, secrets read: comparing it with the live
 	// bytes in memory finds a rotated secret without ever hashing one.
@@ -385,7 +389,7 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 		return c, err
 	}
 	if d.Kind == render.ManagedBlock {
-		data = spliceBlock(l.data, data)
+		data = blockMarkers(d.Block).splice(l.data, data)
 	}
 
 	// The live content of the part agyconf would own, hashed the way the
@@ -438,7 +442,7 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 		}
 		if d.Kind == render.ManagedBlock {
 			// Only the block is agyconf's: the user's text around it stays.
-			c.backup, _, _ = extractBlock(l.data)
+			c.backup, _, _ = blockMarkers(d.Block).extract(l.data)
 		}
 	}
 	return c, nil
@@ -522,8 +526,9 @@ func decideStale(p string, owned *FileState, st *State, opts Options) (Change, e
 	c.live = l.data
 	var h string
 	live := true
+	m := blockMarkers(owned.BlockSyntax)
 	if owned.Block {
-		block, ok, err := extractBlock(l.data)
+		block, ok, err := m.extract(l.data)
 		if err != nil {
 			return c, fmt.Errorf("%s: %w", p, err)
 		}
@@ -543,7 +548,7 @@ func decideStale(p string, owned *FileState, st *State, opts Options) (Change, e
 	c.apply(dec, owned)
 	switch {
 	case dec.Remove && owned.Block:
-		c.data, c.mode = removeBlock(l.data), l.mode
+		c.data, c.mode = m.remove(l.data), l.mode
 		if len(c.data) == 0 {
 			// The block was the whole file: the file goes with it.
 			c.data, c.remove = nil, true
@@ -551,7 +556,7 @@ func decideStale(p string, owned *FileState, st *State, opts Options) (Change, e
 	case dec.Remove:
 		c.remove = true
 	case dec.Restore && owned.Block:
-		c.data, c.mode = spliceBlock(l.data, orig), l.mode
+		c.data, c.mode = m.splice(l.data, orig), l.mode
 	case dec.Restore:
 		c.data, c.mode = orig, l.mode
 	}
@@ -561,7 +566,7 @@ func decideStale(p string, owned *FileState, st *State, opts Options) (Change, e
 // desiredHash hashes what agyconf will write, with secrets redacted.
 func desiredHash(d *render.Document) (string, []string, error) {
 	if d.Kind == render.ManagedBlock {
-		return sum(lf(d.Text)), nil, nil // as extractBlock reads it back
+		return sum(lf(d.Text)), nil, nil // as markers.extract reads it back
 	}
 	if d.JSON == nil {
 		return sum(d.Text), nil, nil
@@ -577,7 +582,7 @@ func desiredHash(d *render.Document) (string, []string, error) {
 // there is none (a managed block not present in the file).
 func liveHashOf(d *render.Document, data []byte, secrets []string, owned *FileState) (string, bool, error) {
 	if d.Kind == render.ManagedBlock {
-		block, ok, err := extractBlock(data)
+		block, ok, err := blockMarkers(d.Block).extract(data)
 		if err != nil || !ok {
 			return "", false, err
 		}

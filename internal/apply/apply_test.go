@@ -393,15 +393,15 @@ func TestSpliceBlockShapes(t *testing.T) {
 		{"replace-at-eof-without-newline", "a\n" + blockBegin + "\nold\n" + blockEnd, "a\n" + wrapped},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(spliceBlock([]byte(tc.file), []byte("B\n"))); got != tc.want {
+			if got := string(html.splice([]byte(tc.file), []byte("B\n"))); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
 	}
-	if _, _, err := extractBlock([]byte(blockEnd + "\n" + blockBegin + "\n")); err == nil {
+	if _, _, err := html.extract([]byte(blockEnd + "\n" + blockBegin + "\n")); err == nil {
 		t.Error("markers out of order must be an error")
 	}
-	if _, _, err := extractBlock(bytes.Repeat([]byte(blockBegin+"\n"+blockEnd+"\n"), 2)); err == nil {
+	if _, _, err := html.extract(bytes.Repeat([]byte(blockBegin+"\n"+blockEnd+"\n"), 2)); err == nil {
 		t.Error("two blocks must be an error")
 	}
 }

@@ -3,14 +3,28 @@ package apply
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/agyconf/agyconf/internal/agy"
 )
 
-// The marker lines around the managed block of a file that is otherwise the
-// user's (the global GEMINI.md). Markdown comments: invisible when rendered.
-const (
-	blockBegin = "<!-- BEGIN agyconf: managed block; edits here are overwritten by agyconf render -->"
-	blockEnd   = "<!-- END agyconf -->"
-)
+// markers are the lines around the managed block of a file that is
+// otherwise the user's, in the file's comment syntax (internal/agy's
+// table): HTML comments in GEMINI.md, "#" lines in .antigravityignore.
+type markers struct{ begin, end string }
+
+func markersOf(s agy.BlockSyntax) markers {
+	b, e := s.Markers()
+	return markers{b, e}
+}
+
+// blockMarkers are the markers of a document; a managed block with no
+// syntax named is markdown, the first kind agyconf wrote a block into.
+func blockMarkers(s agy.BlockSyntax) markers {
+	if s == "" {
+		s = agy.BlockHTMLComment
+	}
+	return markersOf(s)
+}
 
 // A file may end its lines with LF or, converted by an editor or a
 // checkout on Windows, CRLF: the markers are found either way, so a block
@@ -18,20 +32,21 @@ const (
 // made LF, so a converted file is not an edit. A block agyconf writes into
 // a file that uses CRLF uses CRLF too.
 
-// extractBlock returns the text between the marker lines, with LF line
+// extract returns the text between the marker lines, with LF line
 // endings, and whether the file has a block. Markers out of order or
 // repeated are an error: agyconf will not guess which part is its own.
-func extractBlock(file []byte) ([]byte, bool, error) {
-	b, e, ok, err := blockBounds(file)
+func (m markers) extract(file []byte) ([]byte, bool, error) {
+	b, e, ok, err := m.bounds(file)
 	if err != nil || !ok {
 		return nil, ok, err
 	}
 	return lf(file[b:e]), true, nil
 }
 
-// blockBounds returns the byte range of the block's content: from the line
+// bounds returns the byte range of the block's content: from the line
 // after the begin marker to the start of the end marker's line.
-func blockBounds(file []byte) (start, end int, ok bool, err error) {
+func (m markers) bounds(file []byte) (start, end int, ok bool, err error) {
+	blockBegin, blockEnd := m.begin, m.end
 	bi, bEnd := indexLine(file, blockBegin)
 	ei, _ := indexLine(file, blockEnd)
 	switch {
@@ -93,11 +108,12 @@ func crlf(file []byte) bool {
 	return i > 0 && file[i-1] == '\r'
 }
 
-// spliceBlock returns file with its managed block set to block (LF line
+// splice returns file with its managed block set to block (LF line
 // endings): replaced in place when present, appended after a blank line
 // when not. Everything outside the
 // markers stays byte for byte as the user wrote it.
-func spliceBlock(file, block []byte) []byte {
+func (m markers) splice(file, block []byte) []byte {
+	blockBegin, blockEnd := m.begin, m.end
 	// In place, the block keeps the line endings its begin marker has;
 	// appended, it takes the file's.
 	block = lf(block)
@@ -112,7 +128,7 @@ func spliceBlock(file, block []byte) []byte {
 	wrapped = append(wrapped, block...)
 	wrapped = append(wrapped, blockEnd...)
 	wrapped = append(wrapped, nl...)
-	_, e, ok, err := blockBounds(file)
+	_, e, ok, err := m.bounds(file)
 	if err == nil && ok {
 		bi, _ := indexLine(file, blockBegin)
 		out := append([]byte(nil), file[:bi]...)
@@ -131,9 +147,10 @@ func spliceBlock(file, block []byte) []byte {
 	return append(out, wrapped...)
 }
 
-// removeBlock returns file without its managed block and marker lines.
-func removeBlock(file []byte) []byte {
-	_, e, ok, err := blockBounds(file)
+// remove returns file without its managed block and marker lines.
+func (m markers) remove(file []byte) []byte {
+	blockBegin, blockEnd := m.begin, m.end
+	_, e, ok, err := m.bounds(file)
 	if err != nil || !ok {
 		return file
 	}
@@ -170,4 +187,17 @@ func lf(b []byte) []byte {
 		out = append(out, b[i])
 	}
 	return out
+}
+
+// ManagedBlock returns the managed block of a file whose markers are of
+// syntax s, with LF line endings, and whether the file has one, as a
+// render reads it: import and validate judge a block by the same reading.
+// outside is the file without the block, what is the user's.
+func ManagedBlock(s agy.BlockSyntax, file []byte) (block, outside []byte, ok bool, err error) {
+	m := blockMarkers(s)
+	block, ok, err = m.extract(file)
+	if err != nil || !ok {
+		return nil, file, ok, err
+	}
+	return block, m.remove(file), true, nil
 }

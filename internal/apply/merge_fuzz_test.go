@@ -696,13 +696,13 @@ func FuzzManagedBlockForeignText(f *testing.F) {
 		// In place: the text around the block is the user's, untouched.
 		file := slices.Concat(pre, wrap(old), post)
 		want := slices.Concat(pre, wrap(block), post)
-		if got := spliceBlock(file, block); !bytes.Equal(got, want) {
+		if got := html.splice(file, block); !bytes.Equal(got, want) {
 			t.Fatalf("splice in place:\n got %q\nwant %q", got, want)
 		}
 		if len(post) == 0 {
 			// The end marker as the file's last line, without a newline.
 			noNL := file[:len(file)-1]
-			if got := spliceBlock(noNL, block); !bytes.Equal(got, want) {
+			if got := html.splice(noNL, block); !bytes.Equal(got, want) {
 				t.Fatalf("splice in place, no final newline:\n got %q\nwant %q", got, want)
 			}
 		}
@@ -755,7 +755,7 @@ func FuzzManagedBlockForeignText(f *testing.F) {
 			if !bytes.HasSuffix(got, slices.Concat(w, after)) {
 				t.Fatalf("%s: not the block then the user's text after it:\n%q", when, got)
 			}
-			if b, ok, err := extractBlock(got); err != nil || !ok || !bytes.Equal(b, blk) {
+			if b, ok, err := html.extract(got); err != nil || !ok || !bytes.Equal(b, blk) {
 				t.Fatalf("%s: extract = %q, %v, %v; want %q", when, b, ok, err, blk)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/schema"
 )
@@ -90,6 +91,11 @@ type FileState struct {
 	Original string `json:"original,omitempty"`
 	// Block is set when agyconf owns only a managed block of the file.
 	Block bool `json:"block,omitempty"`
+	// BlockSyntax is the comment syntax of the block's marker lines when
+	// it is not markdown's (which states written before there was another
+	// leave out): a prune must find the block with the markers it was
+	// written with.
+	BlockSyntax agy.BlockSyntax `json:"block_syntax,omitempty"`
 	// Item is set for an item of a string list in a shared file; an item
 	// is its own content, so it has no hash.
 	Item bool `json:"item,omitempty"`

@@ -1335,3 +1335,36 @@ func (d *decoder) decodeACP(b *hcl.Block) *model.ACP {
 	}
 	return a
 }
+
+var ignoreSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "patterns", Required: true}},
+}
+
+// decodeIgnore reads the lines of .antigravityignore's managed block. Their
+// syntax is undocumented (internal/agy/ignore.go): each is written as
+// given, and only what would break the file or agyconf's block is refused.
+func (d *decoder) decodeIgnore(b *hcl.Block) *model.Ignore {
+	ig := &model.Ignore{Range: b.DefRange, Patterns: []string{}}
+	c := d.content(b.Body, ignoreSchema)
+	if c == nil || c.Attributes["patterns"] == nil {
+		return ig
+	}
+	es, _ := d.elems(c.Attributes["patterns"])
+	// A repeated pattern is not refused: lines are read in order, so after
+	// a "!" negation the same pattern again means something.
+	for _, e := range es {
+		p, ok := d.plainStr(e.val, e.rng)
+		if !ok {
+			continue
+		}
+		if problem := agy.IgnoreLineProblem(p); problem != "" {
+			d.errorf(e.rng, "Invalid ignore pattern", "%q %s.", p, problem)
+			continue
+		}
+		if t := strings.TrimRight(p, " \t"); t != p && !strings.HasSuffix(t, `\`) {
+			d.warnf(e.rng, "Trailing whitespace in an ignore pattern", "%q ends in whitespace, which a .gitignore drops unless escaped with a backslash; how agy reads .antigravityignore is undocumented, so write the pattern without it (or escape it).", p)
+		}
+		ig.Patterns = append(ig.Patterns, p)
+	}
+	return ig
+}

@@ -33,6 +33,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "plugin", LabelNames: []string{"name"}},
 		{Type: "harness", LabelNames: []string{"kind"}},
 		{Type: "acp"},
+		{Type: "ignore"},
 	},
 }
 
@@ -140,7 +141,7 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 	}
 
 	seen := newSeen()
-	var permsBlock, sharedBlock, acpBlock *hcl.Block
+	var permsBlock, sharedBlock, acpBlock, ignoreBlock *hcl.Block
 	permEntries := map[string]string{}
 	for _, b := range blocks {
 		switch b.Type {
@@ -203,6 +204,13 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 			}
 			acpBlock = b
 			cfg.ACP = d.decodeACP(b)
+		case "ignore":
+			if ignoreBlock != nil {
+				d.duplicate(b, ignoreBlock, "ignore block")
+				continue
+			}
+			ignoreBlock = b
+			cfg.Ignore = d.decodeIgnore(b)
 		default:
 			panic(fmt.Sprintf("config: block type %q in topSchema has no decoder", b.Type))
 		}

@@ -61,7 +61,7 @@ func factsPage() string {
 	}
 	p("\n## Documents and where they go\n\n")
 	p("Paths are relative to the render root (`$HOME` in global scope, the project in a workspace); each is overridable with `agyconf { layout { KIND = \"…\" } }`.\n\n")
-	p("| kind | what | schema | global | workspace | source |\n|---|---|---|---|---|---|\n")
+	p("| kind | what | schema | global | workspace | since | source |\n|---|---|---|---|---|---|---|\n")
 	for _, k := range agy.Kinds() {
 		what := k.Summary
 		if k.Shared {
@@ -71,7 +71,7 @@ func factsPage() string {
 		if k.Schema != "" {
 			schema = "`" + k.Schema + "`"
 		}
-		p("| `%s` | %s | %s | %s | %s | %s |\n", k.ID, cell(what), schema, places(k, agy.ScopeGlobal), places(k, agy.ScopeWorkspace), cell(k.Source.String()))
+		p("| `%s` | %s | %s | %s | %s | %s | %s |\n", k.ID, cell(what), schema, places(k, agy.ScopeGlobal), places(k, agy.ScopeWorkspace), since(k.Since), cell(k.Source.String()))
 	}
 	p("\nKinds agyconf no longer writes; their layout keys are refused, and a render lets go of what it wrote there before (prunes its entries, gives back what it found):\n\n")
 	p("| kind | former workspace path | why | source |\n|---|---|---|---|\n")

@@ -104,6 +104,10 @@ func (im *importer) generate() []byte {
 			b.SetAttributeRaw(k, valueTokens(v))
 		}
 	}
+	if ig := cfg.Ignore; ig != nil {
+		body.AppendNewline()
+		body.AppendNewBlock("ignore", nil).Body().SetAttributeValue("patterns", strList(ig.Patterns))
+	}
 	for _, p := range cfg.Plugins {
 		body.AppendNewline()
 		b := body.AppendNewBlock("plugin", []string{p.Name}).Body()

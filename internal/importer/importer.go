@@ -295,6 +295,9 @@ func (im *importer) run() {
 	im.workflowDirs()
 	im.settingsFile()
 	im.userConfigFile()
+	if p, ok := im.l.Path(agy.Ignore); ok {
+		im.cfg.Ignore = im.ignore(p)
+	}
 	if p, ok := im.l.Path(agy.Plugins); ok {
 		im.plugins(p)
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/confine"
@@ -485,6 +486,9 @@ func TestImportRoundTrip(t *testing.T) {
 				runCommands(t, res)
 			}
 			plan := checkRoundTrip(t, root, opts.Out, res)
+			if tc.tree == "workspace" && !hasDocument(plan, ".antigravityignore") {
+				t.Error("the block of .antigravityignore was not imported")
+			}
 			if tc.tree == "secrets" {
 				checkSameBytes(t, plan, root, ".gemini/config/mcp_config.json", secretReader(res))
 				checkSecretsTree(t, res, tc.out)
@@ -537,6 +541,7 @@ func symlink(t *testing.T, root, rel, target string) {
 // reads, a file that would import if it were read, each carrying
 // "canary-outside": what no link out of a workspace may bring in.
 func outsideTree(t *testing.T) string {
+	blockBegin, blockEnd := agy.BlockHTMLComment.Markers()
 	t.Helper()
 	out := t.TempDir()
 	for rel, data := range map[string]string{
@@ -981,6 +986,16 @@ func TestImportRetiredSettings(t *testing.T) {
 			t.Errorf("%s: got %v", product, res.Items)
 		}
 	}
+}
+
+// hasDocument reports whether the plan writes path.
+func hasDocument(plan *render.Plan, path string) bool {
+	for _, d := range plan.Documents {
+		if d.Path == path {
+			return true
+		}
+	}
+	return false
 }
 
 // TestImportForms: import reads a subagent in the folder form render

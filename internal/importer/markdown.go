@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/internal/model"
@@ -457,12 +458,6 @@ func (im *importer) bodyOK(rel, body string, limit agy.LimitID) bool {
 	return true
 }
 
-// Managed block markers of the global GEMINI.md (internal/apply/block.go).
-const (
-	blockBegin = "<!-- BEGIN agyconf: managed block; edits here are overwritten by agyconf render -->"
-	blockEnd   = "<!-- END agyconf -->"
-)
-
 // globalRules imports the rules of GEMINI.md's managed block, which render
 // writes as "## name", a blank line and the body, rules sorted by name.
 // The split is accepted only when writing the rules back gives the block's
@@ -473,6 +468,7 @@ func (im *importer) globalRules(rel string) []*model.Rule {
 		return nil
 	}
 	text := string(data)
+	blockBegin, blockEnd := agy.BlockHTMLComment.Markers()
 	bi, ei := strings.Index(text, blockBegin+"\n"), strings.Index(text, "\n"+blockEnd)
 	if bi < 0 || ei < 0 || ei < bi {
 		if strings.TrimSpace(text) != "" {
@@ -755,4 +751,45 @@ func (im *importer) workflows(dir string) []*model.Workflow {
 		out = append(out, w)
 	}
 	return out
+}
+
+// ignore imports the lines of .antigravityignore's managed block into an
+// ignore block, in order. The lines outside it are the user's: they stay
+// where they are and are not imported, since a render would then write
+// them a second time inside agyconf's block.
+func (im *importer) ignore(rel string) *model.Ignore {
+	data, ok := im.readFile(rel)
+	if !ok {
+		return nil
+	}
+	block, outside, ok, err := apply.ManagedBlock(agy.BlockHashComment, data)
+	if err != nil {
+		im.skip(rel, "", "%v", err)
+		return nil
+	}
+	if strings.TrimSpace(string(outside)) != "" {
+		what := "the lines outside agyconf's managed block are yours and stay as they are"
+		if !ok {
+			what = "no agyconf managed block: the lines are yours and stay as they are (agyconf adds its block after them); move them into ignore { patterns = [ … ] } by hand if you want agyconf to own them"
+		}
+		im.skip(rel, "", "%s", what)
+	}
+	if !ok {
+		return nil
+	}
+	ig := &model.Ignore{}
+	for _, ln := range strings.Split(strings.TrimSuffix(string(block), "\n"), "\n") {
+		if problem := agy.IgnoreLineProblem(ln); problem != "" {
+			if strings.TrimSpace(ln) == "" {
+				continue // render writes none; a blank line there was added by hand
+			}
+			im.skip(rel, "", "a line of agyconf's block %s; left out", problem)
+			continue
+		}
+		ig.Patterns = append(ig.Patterns, ln)
+	}
+	if len(ig.Patterns) == 0 {
+		return nil
+	}
+	return ig
 }

@@ -171,6 +171,9 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	if k == kindIgnore {
+		return append(pre, capFindings(ignoreFindings(path, data), 0)...), nil
+	}
 	if k == kindRuleText || (k == kindRule && !fileIsPluginDir(filepath.Dir(filepath.Dir(path)))) {
 		// A plugin's rules are not user or workspace rules: agy's rule
 		// budget is theirs alone (CLI changelog 1.2.7).

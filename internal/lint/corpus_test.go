@@ -222,7 +222,7 @@ func TestCorpus(t *testing.T) {
 // a severity and a Why.
 func TestRules(t *testing.T) {
 	rs := lint.Rules()
-	kinds := map[string]bool{"hooks": true, "mcp": true, "plugin": true, "skill": true, "rule": true, "workflow": true, "agent": true, "settings": true, "config": true, "json": true}
+	kinds := map[string]bool{"hooks": true, "mcp": true, "plugin": true, "skill": true, "rule": true, "workflow": true, "agent": true, "settings": true, "config": true, "json": true, "ignore": true}
 	for i, r := range rs {
 		if i > 0 && rs[i-1].ID >= r.ID {
 			t.Errorf("rules not sorted or duplicated at %s", r.ID)

@@ -15,13 +15,13 @@ func FuzzLintFile(f *testing.F) {
 		"---\nname: x\ndescription: y\n---\nbody\n", `{"name": "p", "permissions": []}`,
 		`{"permissions": {"allow": ["command(time)", "command(regex:(?!x)", "unsandboxed", "command(^a$)"]}, "verbosity": "medium"}`,
 	} {
-		for _, name := range []string{"hooks.json", "mcp_config.json", "plugin.json", "settings.json", "SKILL.md"} {
+		for _, name := range []string{"hooks.json", "mcp_config.json", "plugin.json", "settings.json", "SKILL.md", ".antigravityignore"} {
 			f.Add(name, []byte(s))
 		}
 	}
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		switch name {
-		case "hooks.json", "mcp_config.json", "plugin.json", "settings.json", "SKILL.md":
+		case "hooks.json", "mcp_config.json", "plugin.json", "settings.json", "SKILL.md", ".antigravityignore":
 		default:
 			t.Skip()
 		}

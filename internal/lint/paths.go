@@ -51,6 +51,8 @@ const (
 	kindSettingsUnread kind = "settings-unread"
 	kindACPSettings    kind = "acp-settings"
 	kindUserConfig     kind = "user-config"
+	// kindIgnore: a workspace's .antigravityignore (agy.Ignore).
+	kindIgnore kind = "ignore"
 )
 
 // isRoot reports whether a folder name is a workspace customization root.
@@ -79,7 +81,7 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 		if !fi.IsDir() {
 			k, ok := classifyFile(p)
 			if !ok {
-				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, ~/.gemini/config/config.json, SKILL.md, agent.md, ~/.gemini/GEMINI.md or AGENTS.md, or a .md under rules/, workflows/, agents/)", p)
+				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, ~/.gemini/config/config.json, SKILL.md, agent.md, .antigravityignore, ~/.gemini/GEMINI.md or AGENTS.md, or a .md under rules/, workflows/, agents/)", p)
 			}
 			todo = append(todo, found{p, k})
 			continue
@@ -104,6 +106,13 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 	out = append(out, RuleBudget(c.budget)...)
 	Sort(out)
 	return out, nil
+}
+
+// ignoreFile is the name of a workspace's .antigravityignore, its path
+// relative to the workspace root in internal/agy's table.
+func ignoreFile() string {
+	k, _ := agy.KindOf(agy.Ignore)
+	return k.PathsFor(agy.ScopeWorkspace, agy.ProductBoth)[0]
 }
 
 func fileIsPluginDir(dir string) bool {
@@ -148,6 +157,11 @@ func discover(dir string) ([]found, error) {
 			return nil
 		}
 		if !d.Type().IsRegular() {
+			return nil
+		}
+		if d.Name() == ignoreFile() {
+			// At the workspace root, outside every customization root.
+			out = append(out, found{p, kindIgnore})
 			return nil
 		}
 		inside := givenInside || fileIsPluginDir(filepath.Dir(p))
@@ -221,6 +235,8 @@ func classifyFile(p string) (kind, bool) {
 		return kindHooks, true
 	case "SKILL.md":
 		return kindSkill, true
+	case ignoreFile():
+		return kindIgnore, true
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {

@@ -49,6 +49,7 @@ type Config struct {
 	Plugins           []*Plugin           `json:"plugins,omitempty"`
 	Harnesses         []*Harness          `json:"harnesses,omitempty"`
 	ACP               *ACP                `json:"acp,omitempty"`
+	Ignore            *Ignore             `json:"ignore,omitempty"`
 	// Files lists the files decoded, in load order.
 	Files []string `json:"-"`
 	// Inputs is everything outside the config's text that decoding
@@ -469,6 +470,13 @@ type XmsgOptions struct {
 	LegacyHooks bool `json:"legacy_hooks"`
 	// AgyExe is the agy executable `xmsg serve --agy-exe` trusts.
 	AgyExe string `json:"agy_exe,omitempty"`
+}
+
+// Ignore is the block agyconf manages in a workspace's .antigravityignore:
+// its lines, in order, each written as given.
+type Ignore struct {
+	Patterns []string  `json:"patterns"`
+	Range    hcl.Range `json:"-"`
 }
 
 // ACP configures the ACP server's settings.json.

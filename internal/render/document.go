@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/jsonesc"
 	"github.com/agyconf/agyconf/internal/model"
 )
@@ -25,7 +26,8 @@ const (
 	// Whole documents are the entire file.
 	Whole Kind = iota
 	// ManagedBlock documents are the text between agyconf's marker lines
-	// inside a file that is otherwise the user's (the global GEMINI.md).
+	// inside a file that is otherwise the user's (the global GEMINI.md,
+	// a workspace's .antigravityignore).
 	ManagedBlock
 )
 
@@ -43,7 +45,10 @@ type Document struct {
 	// Path is relative to the render root, with forward slashes.
 	Path string
 	Kind Kind
-	Mode fs.FileMode
+	// Block is the comment syntax of a ManagedBlock document's marker
+	// lines (its kind's, in internal/agy's table).
+	Block agy.BlockSyntax
+	Mode  fs.FileMode
 	// Schema names the embedded schema the document (JSON) or its
 	// frontmatter (markdown) must satisfy; "" for copied files.
 	Schema string

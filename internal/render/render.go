@@ -74,6 +74,7 @@ func Render(cfg *model.Config, l layout.Layout) (*Plan, hcl.Diagnostics) {
 	}
 	r.acp()
 	r.userConfig()
+	r.ignore()
 	r.plan.sort()
 	r.checkCollisions()
 	if r.diags.HasErrors() {
@@ -506,7 +507,35 @@ func (r *renderer) rules() {
 	if err := r.tmpl.ExecuteTemplate(&b, "global-rules.md.tmpl", map[string]any{"Rules": entries}); err != nil {
 		panic(fmt.Sprintf("render: global rules template: %v", err))
 	}
-	r.add(&Document{Path: file, Kind: ManagedBlock, Mode: ModeFile, Text: b.Bytes()})
+	r.add(&Document{Path: file, Kind: ManagedBlock, Block: blockOf(agy.GlobalRules), Mode: ModeFile, Text: b.Bytes()})
+}
+
+// blockOf is the marker syntax of a block kind (internal/agy's table).
+func blockOf(k agy.KindID) agy.BlockSyntax {
+	kd, _ := agy.KindOf(k)
+	return kd.Block
+}
+
+// ignore writes the ignore block's lines, in order, as agyconf's managed
+// block of the workspace's .antigravityignore; the user's own lines
+// around it stay theirs. No lines, no block: a render then takes back a
+// block it wrote before.
+func (r *renderer) ignore() {
+	ig := r.cfg.Ignore
+	if ig == nil {
+		return
+	}
+	p, ok := r.l.Path(agy.Ignore)
+	if !ok {
+		r.noPlace(agy.Ignore, ig.Range)
+		return
+	}
+	if len(ig.Patterns) == 0 {
+		return
+	}
+	r.origin = ig.Range
+	r.add(&Document{Path: p, Kind: ManagedBlock, Block: blockOf(agy.Ignore), Mode: ModeFile, Text: []byte(strings.Join(ig.Patterns, "\n") + "\n")})
+	r.origin = hcl.Range{}
 }
 
 func (r *renderer) rule(rule *model.Rule, dir string) {

@@ -656,6 +656,12 @@ var notExposed = map[string]string{
 	"plugin.*.hook.*.post_tool_use.prompt":  "inline handler; the module writes handler lists",
 	"plugin.*.hook.*.post_tool_use.model":   "inline handler; the module writes handler lists",
 	"plugin.*.hook.*.post_tool_use.timeout": "inline handler; the module writes handler lists",
+	// agy reads .antigravityignore at a workspace's root; the module
+	// renders global scope, where render refuses the block, so an option
+	// would only ever produce an error. A workspace config writes it.
+	"ignore":                "workspace scope only; the module renders global scope",
+	"ignore.patterns":       "workspace scope only; the module renders global scope",
+	"agyconf.layout.ignore": "the ignore block is workspace scope only; the module renders global scope",
 }
 
 // TestSchemaReachable checks that every property of the input schema's

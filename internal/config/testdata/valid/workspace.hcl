@@ -24,3 +24,8 @@ mcp_server "local-docs" {
 permissions {
   allow = ["command(make *)"]
 }
+
+# Lines of agyconf's block in .antigravityignore, written in order.
+ignore {
+  patterns = ["dist/", "*.log", "!keep.log"]
+}

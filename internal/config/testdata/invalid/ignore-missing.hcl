@@ -1,0 +1,3 @@
+# An ignore block without patterns is refused: it says nothing.
+ignore { # ERROR @8: Missing required argument
+}
