@@ -31,6 +31,8 @@ const (
 	// HooksBOM, PluginBOM: a byte order mark in hooks.json and plugin.json.
 	HooksBOM  Feature = "hooks/bom"
 	PluginBOM Feature = "plugin/bom"
+	// UserConfigBOM: a byte order mark in ~/.gemini/config/config.json.
+	UserConfigBOM Feature = "user-config/bom"
 
 	// Subagent frontmatter keys newer builds read (AgentFields names the
 	// key each one is about). An older build ignores a key it does not
@@ -84,6 +86,7 @@ func behaviours() []Behaviour {
 		{Feature: MCPComments, Summary: "`//` and `/* */` comments in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (\"Fixed MCP configuration parsing failing when mcp_config.json contains single-line (//) comments, multi-line (/* */) comments, or trailing commas\"); older builds refuse the file at startup"}},
 		{Feature: MCPTrailingCommas, Summary: "trailing commas in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (the same fix as comments)"}},
 		{Feature: MCPBOM, Summary: "a UTF-8 byte order mark at the start of mcp_config.json", Since: V(1, 1, 23), Source: Source{Changelog, "1.1.23 (\"Fixed parsing MCP JSON configuration files on Windows when saved with a UTF-8 byte order mark\"); reported on Windows, and the safe reading is every platform from that build on"}},
+		{Feature: UserConfigBOM, Summary: "a UTF-8 byte order mark at the start of ~/.gemini/config/config.json", Since: V(1, 2, 16), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1): config.json accepted with a BOM by 1.2.16; the public changelog up to 1.2.10 has no such entry, so no earlier build is assumed"}},
 		{Feature: HooksBOM, Summary: "a UTF-8 byte order mark at the start of hooks.json", Since: V(1, 3, 1), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1): accepted by 1.3.1, the first build named; the public changelog up to 1.2.10 has no such entry, so no earlier build is assumed"}},
 		{Feature: PluginBOM, Summary: "a UTF-8 byte order mark at the start of plugin.json", Since: V(1, 3, 1), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1); older builds do not load a plugin.json with one (reference §4)"}},
 		{Feature: AgentModel, Summary: "model in a subagent's frontmatter: the model tier the agent runs at when invoked as a subagent (default inherit, the parent's)", Since: V(1, 1, 5), Source: Source{Changelog, "1.1.5"}},
@@ -153,6 +156,7 @@ func jsonSyntax() []struct {
 		{"mcp_config", BOM, MCPBOM},
 		{"hooks", BOM, HooksBOM},
 		{"plugin", BOM, PluginBOM},
+		{"user-config", BOM, UserConfigBOM},
 	}
 }
 

@@ -16,6 +16,15 @@ let
   cfg = config.programs.agyconf;
   jsonFormat = pkgs.formats.json { };
   agyFacts = builtins.fromJSON (builtins.readFile ../agy-facts.json);
+  # "at most 24,000 bytes", from the limits table agyconf's checks use.
+  limitText = id:
+    let
+      l = agyFacts.limits.${id};
+      digits = toString l.max;
+      n = builtins.stringLength digits;
+      grouped = if n > 3 then "${builtins.substring 0 (n - 3) digits},${builtins.substring (n - 3) 3 digits}" else digits;
+    in
+    "${grouped} ${l.unit}";
   json = import ../json.nix;
   optionPaths = import ../option-paths.nix;
   isDarwin = pkgs.stdenv.hostPlatform.isDarwin;
@@ -254,7 +263,7 @@ let
       body = mkOption {
         type = types.nullOr types.lines;
         default = null;
-        description = "The SKILL.md text (at most 24,000 bytes). Either this or `source`.";
+        description = "The SKILL.md text (at most ${limitText "skill/body"}). Either this or `source`.";
       };
       source = mkOption {
         type = types.nullOr (types.either types.path types.str);
@@ -270,7 +279,7 @@ let
     options = {
       body = mkOption {
         type = types.lines;
-        description = "The rule text. Rules share agy's budget of 20,000 tokens; what is over it is cut, and agyconf warns.";
+        description = "The rule text. Rules share agy's budget of ${limitText "rule/budget"}; what is over it is cut, and agyconf warns.";
       };
       trigger = mkOption {
         type = types.enum [
@@ -347,7 +356,7 @@ let
       description = nullOrStr "What the workflow does.";
       body = mkOption {
         type = types.lines;
-        description = "The workflow text (at most 12,000 characters).";
+        description = "The workflow text (at most ${limitText "workflow/body"}).";
       };
     };
   };
