@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,10 +12,11 @@ import (
 )
 
 // versionsRoot holds the version conformance corpus: for every behaviour
-// of agy's table that changed between builds, and every event newer than
-// some builds, a folder of live files using it (named after the feature,
-// "/" written "-", or "event-<Name>"), and rule.txt naming the rule that
-// judges it.
+// of agy's table that changed between builds a folder of live files using
+// it (named after the feature, "/" written "-"), and rule.txt naming the
+// rule that judges it. An event newer than some builds needs none: its
+// case is one hooks.json naming it (eventCase), built from the table, so
+// that adding an event stays a row and its two contracts.
 const versionsRoot = "../../tests/lint/versions"
 
 // TestVersionConformance: each case passes at the version that introduced
@@ -38,28 +40,34 @@ func TestVersionConformance(t *testing.T) {
 	have := map[string]bool{}
 	for _, e := range entries {
 		have[e.Name()] = true
-		if _, ok := want[e.Name()]; !ok {
-			t.Errorf("%s/%s: no behaviour or event of agy's table has that name", versionsRoot, e.Name())
+		if _, ok := want[e.Name()]; !ok || strings.HasPrefix(e.Name(), "event-") {
+			t.Errorf("%s/%s: no behaviour of agy's table has that name (an event's case is built from the table)", versionsRoot, e.Name())
 		}
 	}
 	for name, since := range want {
-		if !have[name] {
+		event, isEvent := strings.CutPrefix(name, "event-")
+		if !have[name] && !isEvent {
 			t.Errorf("%s: no conformance case for %s (since %s)", versionsRoot, name, since)
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join(versionsRoot, name)
-			rb, err := os.ReadFile(filepath.Join(dir, "rule.txt"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rule := strings.TrimSpace(string(rb))
 			tmp := t.TempDir()
-			if err := os.CopyFS(tmp, os.DirFS(dir)); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Remove(filepath.Join(tmp, "rule.txt")); err != nil {
-				t.Fatal(err)
+			rule := "hooks/newer-agy"
+			if isEvent {
+				eventCase(t, tmp, event)
+			} else {
+				dir := filepath.Join(versionsRoot, name)
+				rb, err := os.ReadFile(filepath.Join(dir, "rule.txt"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				rule = strings.TrimSpace(string(rb))
+				if err := os.CopyFS(tmp, os.DirFS(dir)); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Remove(filepath.Join(tmp, "rule.txt")); err != nil {
+					t.Fatal(err)
+				}
 			}
 			at := func(v agy.Version) []lint.Finding {
 				fs, err := lint.Paths([]string{tmp}, lint.Options{LookPath: func(n string) (string, error) { return "/usr/bin/" + n, nil }, AgyVersion: v})
@@ -93,5 +101,33 @@ func TestVersionConformance(t *testing.T) {
 				t.Errorf("at %s: %v, want nothing", since, fs)
 			}
 		})
+	}
+}
+
+// eventCase writes, under dir, a workspace hooks.json with one hook on the
+// named event, in the shape the table gives it (matcher groups or flat
+// handlers): what hooks/newer-agy judges by the event's Since.
+func eventCase(t *testing.T, dir, name string) {
+	t.Helper()
+	e, ok := agy.EventNamed(name)
+	if !ok {
+		t.Fatalf("no event %s", name)
+	}
+	handler := map[string]any{"type": "command", "command": "/usr/local/bin/on-event", "timeout": 5}
+	var entries []any
+	if e.Grouped {
+		entries = []any{map[string]any{"matcher": "run_command", "hooks": []any{handler}}}
+	} else {
+		entries = []any{handler}
+	}
+	data, err := json.MarshalIndent(map[string]any{"on-event": map[string]any{"enabled": true, name: entries}}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".agents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".agents", "hooks.json"), append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
