@@ -24,7 +24,7 @@ func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check an agyconf config, or Antigravity files as they are on disk, without writing anything",
-		UsageText: "agyconf validate --config PATH [--diagnostics-format text|json]\n   agyconf validate [--format text|json|sarif] [--strict] [--agy-version X.Y.Z] PATH...",
+		UsageText: "agyconf validate --config PATH [--strict] [--diagnostics-format text|json]\n   agyconf validate [--format text|json|sarif] [--strict] [--agy-version X.Y.Z] PATH...",
 		Description: `With --config, reads the agyconf config at PATH — one .hcl or .json
 file, or a folder of them — through the same pipeline render runs
 (decoding, harnesses, rendering, and every rendered document checked
@@ -33,7 +33,8 @@ reports every problem at once, each with its file and line (and column, in
 the JSON form): a config it calls valid renders. What depends on this
 machine is a warning, labelled so: a secret file not readable here (only
 looked at, never read), and, when the render root exists, what render would
-refuse there. Exits 0 when the config is valid, 1 when it has problems.
+refuse there. Exits 0 when the config is valid, 1 when it has problems
+(with --strict, also when this machine would stop a render).
 
 With PATHs, lints Antigravity's own files as they are on disk, whoever
 wrote them: a global ~/.gemini, a workspace (.agents/, .agent/, _agents/,
@@ -57,7 +58,7 @@ EXAMPLES:
 			optionPathsFlag(),
 			colorFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
-			&cli.BoolFlag{Name: "strict", Usage: "with PATHs, warnings count as findings too (exit 1)"},
+			&cli.BoolFlag{Name: "strict", Usage: "warnings count as findings too (exit 1): with PATHs, every finding; with --config, what this machine would stop a render on (a secret not readable yet, a live conflict)"},
 			quietFlag(),
 			&cli.StringFlag{Name: "agy-version", Usage: "with PATHs, the oldest agy build (`X.Y.Z`) the files must load on: what only newer builds accept is an error below it, and a warning naming the version when no version is given"},
 		},
@@ -96,6 +97,11 @@ func runValidate(c *cli.Context) error {
 		if config.Unreadable(diags) {
 			return exit(ExitBadInput, nil) // input missing or unreadable: cannot run
 		}
+		return exit(ExitFindings, nil)
+	}
+	if c.Bool("strict") && len(diags) > 0 {
+		// A warning here is what render would stumble on on this machine
+		// (a secret not readable yet, a conflict): a CI gate may want it.
 		return exit(ExitFindings, nil)
 	}
 	if format == diagfmt.Text {
