@@ -71,7 +71,7 @@ timed() {
   t1=$(date +%s%N)
   read -r u s m <"$work/t.out"
   echo $((t1 - t0)) >>"$work/$name.wall"
-  awk -v u="$u" -v s="$s" 'BEGIN {printf "%d\n", (u + s) * 1e9}' >>"$work/$name.cpu"
+  awk -v u="$u" -v s="$s" 'BEGIN {printf "%.0f\n", (u + s) * 1e9}' >>"$work/$name.cpu"
   echo "$m" >>"$work/$name.rss"
 }
 median() { sort -n "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

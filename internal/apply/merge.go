@@ -369,14 +369,15 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 
 // mergeWrite is the write that carries a shared file's entry changes.
 func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data []byte) Change {
-	c := Change{Path: d.Path, Action: Merge, data: doc.Bytes(), mode: l.mode, doc: d, live: l.data}
+	c := Change{Path: d.Path, Action: Merge, data: data, mode: l.mode, doc: d, live: l.data}
 	if !l.exists {
 		// A new file is exactly the rendered document, or, while entries
 		// of it wait for a secret, the others merged into nothing.
 		c.mode = d.Mode
-		if data != nil {
-			c.data = data
-		}
+	}
+	if c.data == nil || l.exists {
+		// The merged text, encoded only when it is what gets written.
+		c.data = doc.Bytes()
 	}
 	if d.Mode == render.ModeSecret {
 		// Credentials go only into files of mode 0600, whoever made them.

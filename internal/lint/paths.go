@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -13,7 +12,8 @@ import (
 
 // Options control a lint run.
 type Options struct {
-	// LookPath finds a hook's bare command name; nil means exec.LookPath.
+	// LookPath finds a hook's bare command name; nil means PATH's, as
+	// exec.LookPath finds it.
 	LookPath func(string) (string, error)
 	// Stat looks up an absolute command's program; nil means os.Stat.
 	Stat func(string) (fs.FileInfo, error)
@@ -68,7 +68,7 @@ func isRoot(name string) bool {
 // name, folders are searched for global, workspace and plugin layouts.
 func Paths(paths []string, opts Options) ([]Finding, error) {
 	if opts.LookPath == nil {
-		opts.LookPath = exec.LookPath
+		opts.LookPath = newPathIndex(os.Getenv("PATH")).lookPath
 	}
 	c := newChecker(opts)
 	c.machine = !opts.BytesOnly

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agyconf/agyconf/internal/agy"
 )
@@ -103,10 +104,18 @@ func Rules() []Rule {
 }
 
 func severityOf(id string) Severity {
-	for _, r := range ruleTable() {
-		if r.ID == id {
-			return r.Severity
-		}
+	if sev, ok := severities()[id]; ok {
+		return sev
 	}
 	return Error
 }
+
+// severities is the table's severity per rule id, built once: severityOf
+// runs per finding (the table itself formats its texts when built).
+var severities = sync.OnceValue(func() map[string]Severity {
+	m := map[string]Severity{}
+	for _, r := range ruleTable() {
+		m[r.ID] = r.Severity
+	}
+	return m
+})

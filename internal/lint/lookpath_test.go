@@ -1,0 +1,50 @@
+package lint
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPathIndexAgreesWithLookPath: for names that are executables, plain
+// files, folders, links to executables, dangling links, missing, and
+// found only in a later folder, the index finds what exec.LookPath finds.
+func TestPathIndexAgreesWithLookPath(t *testing.T) {
+	base := t.TempDir()
+	a, b, missing := filepath.Join(base, "a"), filepath.Join(base, "b"), filepath.Join(base, "missing")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p string, mode os.FileMode) {
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(a, "tool"), 0o755)
+	write(filepath.Join(a, "plain"), 0o644)
+	write(filepath.Join(b, "plain"), 0o755) // the later folder's runs
+	write(filepath.Join(b, "later"), 0o755)
+	if err := os.Mkdir(filepath.Join(a, "dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(a, "tool"), filepath.Join(b, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "nowhere"), filepath.Join(a, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	path := strings.Join([]string{a, missing, "", b}, string(os.PathListSeparator))
+	t.Setenv("PATH", path)
+	idx := newPathIndex(path)
+	for _, name := range []string{"tool", "plain", "later", "dir", "linked", "dangling", "absent", filepath.Join(a, "tool"), "./tool", ""} {
+		want, werr := exec.LookPath(name)
+		got, gerr := idx.lookPath(name)
+		if (werr == nil) != (gerr == nil) || (werr == nil && got != want) {
+			t.Errorf("%q: index %q, %v; exec.LookPath %q, %v", name, got, gerr, want, werr)
+		}
+	}
+}
