@@ -65,6 +65,13 @@ func (im *importer) hook(file, name string, v any) *model.Hook {
 			return nil
 		}
 		h.Enabled = b
+	} else {
+		// agy runs a named hook without the key; agyconf always writes
+		// it, so the entry render writes is not the one on disk.
+		// Reported once the harnesses are recognised: a hook a harness
+		// block takes over is not rendered as imported.
+		im.noEnabled = append(im.noEnabled, noEnabled{h, Item{Kind: KindConverted, Path: file, Unit: name,
+			Reason: "has no \"enabled\"; render writes \"enabled\": true, so the first render over it asks for --adopt (a backup is kept)"}})
 	}
 	for _, k := range sortedKeys(m) {
 		if k == "enabled" {
@@ -267,4 +274,30 @@ func (im *importer) handler(file, unit string, v any, grouped bool) *model.Handl
 		}
 	}
 	return h
+}
+
+// noEnabled is a named hook imported without "enabled", and its report
+// line.
+type noEnabled struct {
+	hook *model.Hook
+	item Item
+}
+
+// reportNoEnabled reports the hooks without "enabled" that the config
+// still holds as hooks (not taken over by a harness block).
+func (im *importer) reportNoEnabled() {
+	kept := map[*model.Hook]bool{}
+	for _, h := range im.cfg.Hooks {
+		kept[h] = true
+	}
+	for _, p := range im.cfg.Plugins {
+		for _, h := range p.Hooks {
+			kept[h] = true
+		}
+	}
+	for _, n := range im.noEnabled {
+		if kept[n.hook] {
+			im.items = append(im.items, n.item)
+		}
+	}
 }

@@ -162,6 +162,9 @@ type importer struct {
 	l     layout.Layout
 	cfg   *model.Config
 	items []Item
+	// noEnabled are the named hooks imported without "enabled"
+	// (reportNoEnabled).
+	noEnabled []noEnabled
 	// unparsable are the live JSON files that do not parse as agy reads
 	// them: Import fails with all of them.
 	unparsable []error
@@ -314,6 +317,7 @@ func (im *importer) run() {
 		}
 	}
 	im.recognise()
+	im.reportNoEnabled()
 	sortConfig(im.cfg)
 }
 
