@@ -422,6 +422,21 @@ func (im *importer) readJSON(rel, schemaName string) (any, bool) {
 	return t.Value(), true
 }
 
+// readObject reads a live JSON file whose top level must be an object,
+// reporting the file when it is not; false also when it is missing or
+// does not parse (readJSON).
+func (im *importer) readObject(rel, schemaName string) (map[string]any, bool) {
+	doc, ok := im.readJSON(rel, schemaName)
+	if !ok {
+		return nil, false
+	}
+	root, ok := doc.(map[string]any)
+	if !ok {
+		im.skip(rel, "", "the top level is not an object")
+	}
+	return root, ok
+}
+
 // listDir returns a folder's entries sorted by name, hidden ones left out;
 // a missing folder is empty. An entry is as listed (a link is a link), but
 // a link the tree refuses is reported and left out.

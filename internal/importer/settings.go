@@ -18,13 +18,8 @@ func (im *importer) settingsFile() {
 		return
 	}
 	// A missing file is no item (readFile).
-	doc, ok := im.readJSON(p, "cli-settings")
+	root, ok := im.readObject(p, "cli-settings")
 	if !ok {
-		return
-	}
-	root, ok := doc.(map[string]any)
-	if !ok {
-		im.skip(p, "", "the top level is not an object")
 		return
 	}
 	for _, k := range sortedKeys(root) {

@@ -14,13 +14,8 @@ func (im *importer) userConfigFile() {
 	if !ok {
 		return
 	}
-	doc, ok := im.readJSON(p, "user-config")
+	root, ok := im.readObject(p, "user-config")
 	if !ok {
-		return
-	}
-	root, ok := doc.(map[string]any)
-	if !ok {
-		im.skip(p, "", "the top level is not an object")
 		return
 	}
 	im.userConfigPath = p

@@ -351,6 +351,21 @@ let
     };
   };
 
+  # allow, ask and deny: lists of permission entries.
+  permissionListsType =
+    example: describe:
+    types.submodule {
+      options = lib.genAttrs [ "allow" "ask" "deny" ] (
+        list:
+        mkOption {
+          type = types.listOf types.str;
+          default = [ ];
+          inherit example;
+          description = describe list;
+        }
+      );
+    };
+
   workflowType = types.submodule {
     options = {
       description = nullOrStr "What the workflow does.";
@@ -1033,33 +1048,13 @@ in
     };
 
     permissions = mkOption {
-      type = types.submodule {
-        options = lib.genAttrs [ "allow" "ask" "deny" ] (
-          list:
-          mkOption {
-            type = types.listOf types.str;
-            default = [ ];
-            example = [ "command(git *)" ];
-            description = "Permission entries agy treats as `${list}`: `action` or `action(target)`.";
-          }
-        );
-      };
+      type = permissionListsType [ "command(git *)" ] (list: "Permission entries agy treats as `${list}`: `action` or `action(target)`.");
       default = { };
       description = "agy's permission lists; an entry may appear in only one (agy applies deny over ask over allow).";
     };
 
     sharedPermissions = mkOption {
-      type = types.submodule {
-        options = lib.genAttrs [ "allow" "ask" "deny" ] (
-          list:
-          mkOption {
-            type = types.listOf types.str;
-            default = [ ];
-            example = [ "command(git status)" ];
-            description = "Grants shared with Antigravity 2.0 that agy treats as `${list}`.";
-          }
-        );
-      };
+      type = permissionListsType [ "command(git status)" ] (list: "Grants shared with Antigravity 2.0 that agy treats as `${list}`.");
       default = { };
       description = "Permission grants shared with Antigravity 2.0, kept in `~/.gemini/config/config.json` (`userSettings.globalPermissionGrants`), which the CLI merges with its own `settings.json`; an entry may appear once across `permissions` and `sharedPermissions`.";
     };
