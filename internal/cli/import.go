@@ -26,10 +26,13 @@ func importCommand() *cli.Command {
 current directory in workspace scope) — mcp_config.json (and the IDE's legacy
 one), hooks.json, the CLI's settings.json, plugins, skills, rules, subagents,
 workflows, GEMINI.md's managed block — and prints an agyconf config that
-renders back to the same content. Nothing under DIR is changed. A JSON
-file that does not parse as agy reads it is an error (exit 2) with the
-position and message render gives, and nothing is printed or written: a
-config without what that file holds would not be the truth.
+renders back to the same content. Nothing under DIR is changed. A file
+render merges into (mcp_config.json, hooks.json, the CLI's settings.json,
+~/.gemini/config/config.json) that does not parse as agy reads it is an
+error (exit 2) with the position and message render gives, and nothing is
+printed or written: a config without what that file holds would not be the
+truth. Other files that do not parse (a plugin's, the IDE's legacy
+mcp_config.json) are reported as not imported.
 
 Output: the config on stdout; with --out DIR it is written to
 DIR/agyconf.hcl instead, with bodies over 10 lines or 512 bytes as

@@ -408,15 +408,39 @@ func unwrap(err error) error {
 // numbers kept as written); a parse error is reported with its line and
 // column.
 func (im *importer) readJSON(rel, schemaName string) (any, bool) {
+	return im.readJSONFile(rel, schemaName, true)
+}
+
+// readJSONOther reads a JSON file render never merges into (a plugin's
+// files, written whole; the IDE's legacy mcp_config.json; a file agy no
+// longer reads): one that does not parse is a report line, not the end of
+// the import.
+func (im *importer) readJSONOther(rel, schemaName string) (any, bool) {
+	return im.readJSONFile(rel, schemaName, false)
+}
+
+// readJSONFile reads a live JSON file as agy reads it. One render merges
+// into (shared) that does not parse fails the import, as it fails render.
+func (im *importer) readJSONFile(rel, schemaName string, shared bool) (any, bool) {
 	data, ok := im.readFile(rel)
 	if !ok {
 		return nil, false
 	}
 	t, err := jsonmerge.Read(data, jsonmerge.AgySyntax(schemaName))
 	if err != nil {
-		// render refuses to merge into such a file, with this message:
-		// a config imported without it would not be the truth.
-		im.unparsable = append(im.unparsable, fmt.Errorf("%s: %w", rel, err))
+		if shared {
+			// render refuses to merge into such a file, with this
+			// message: a config imported without it would not be the
+			// truth.
+			im.unparsable = append(im.unparsable, fmt.Errorf("%s: %w", rel, err))
+			return nil, false
+		}
+		var se *jsonmerge.SyntaxError
+		line, col, msg := 1, 1, err.Error()
+		if errors.As(err, &se) {
+			line, col, msg = se.Pos.Line, se.Pos.Column, se.Msg
+		}
+		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: "does not parse: " + msg})
 		return nil, false
 	}
 	return t.Value(), true

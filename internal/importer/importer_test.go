@@ -1087,3 +1087,31 @@ func TestImportLegacySkills(t *testing.T) {
 		}
 	}
 }
+
+// TestImportParseErrorOther: a file render never merges into (a plugin's
+// manifest, the IDE's legacy mcp_config.json, a workspace settings file
+// agy does not read) that does not parse is a report line; the import
+// goes on.
+func TestImportParseErrorOther(t *testing.T) {
+	root := t.TempDir()
+	plant(t, root, ".gemini/config/plugins/p/plugin.json", "{\n  \"name\": \"p\",\n")
+	plant(t, root, ".gemini/antigravity/mcp_config.json", "{\n  \"mcpServers\": {\n")
+	res, err := Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductBoth})
+	if err != nil {
+		t.Fatalf("import failed: %v", err)
+	}
+	rep := report(res, root)
+	for _, want := range []string{
+		"not imported: .gemini/config/plugins/p/plugin.json:3:1: does not parse: ",
+		"not imported: .gemini/antigravity/mcp_config.json:3:1: does not parse: ",
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("the report lacks %q:\n%s", want, rep)
+		}
+	}
+	ws := t.TempDir()
+	plant(t, ws, ".antigravity/settings.json", "{\n  // editor settings\n  \"editor.fontSize\": 14,\n}\n")
+	if _, err := Import(Options{Root: ws, Scope: model.ScopeWorkspace, Product: model.ProductBoth}); err != nil {
+		t.Errorf("a retired settings file that does not parse failed the import: %v", err)
+	}
+}

@@ -28,7 +28,7 @@ func (im *importer) mcpFiles() {
 		servers = im.mcpServers(p, doc, "")
 	}
 	if im.opts.Scope == model.ScopeGlobal && im.opts.Product != model.ProductCLI {
-		if doc, ok := im.readJSON(legacyIDEMCP, "mcp_config"); ok {
+		if doc, ok := im.readJSONOther(legacyIDEMCP, "mcp_config"); ok {
 			have := map[string]bool{}
 			for _, s := range servers {
 				have[s.Name] = true

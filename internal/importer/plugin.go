@@ -38,7 +38,7 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 		im.skip(rel, "", "has no plugin.json, so agy does not load it as a plugin")
 		return nil
 	}
-	doc, ok := im.readJSON(manifest, "plugin")
+	doc, ok := im.readJSONOther(manifest, "plugin")
 	if !ok {
 		return nil
 	}
@@ -118,10 +118,10 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 		f := false
 		pl.Enabled = &f
 	}
-	if doc, ok := im.readJSON(join(rel, "mcp_config.json"), "mcp_config"); ok {
+	if doc, ok := im.readJSONOther(join(rel, "mcp_config.json"), "mcp_config"); ok {
 		pl.MCPServers = im.mcpServers(join(rel, "mcp_config.json"), doc, name)
 	}
-	if doc, ok := im.readJSON(join(rel, "hooks.json"), "hooks"); ok {
+	if doc, ok := im.readJSONOther(join(rel, "hooks.json"), "hooks"); ok {
 		pl.Hooks = im.hooks(join(rel, "hooks.json"), doc)
 	}
 	if im.exists(join(rel, "hooks", "hooks.json")) {

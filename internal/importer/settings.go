@@ -52,7 +52,7 @@ func (im *importer) retiredFiles() {
 		}
 		sort.Strings(paths)
 		for _, p := range paths {
-			if _, ok := im.readJSON(p, "cli-settings"); ok {
+			if _, ok := im.readJSONOther(p, "cli-settings"); ok {
 				im.skip(p, "", "left as it is: %s", r.Why)
 			}
 		}
