@@ -34,7 +34,7 @@ the JSON form): a config it calls valid renders. What depends on this
 machine is a warning, labelled so: a secret file not readable here (only
 looked at, never read), and, when the render root exists, what render would
 refuse there. Exits 0 when the config is valid, 1 when it has problems
-(with --strict, also when this machine would stop a render).
+(with --strict, also on a warning about this machine).
 
 With PATHs, lints Antigravity's own files as they are on disk, whoever
 wrote them: a global ~/.gemini, a workspace (.agents/, .agent/, _agents/,
@@ -58,7 +58,7 @@ EXAMPLES:
 			optionPathsFlag(),
 			colorFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
-			&cli.BoolFlag{Name: "strict", Usage: "warnings count as findings too (exit 1): with PATHs, every finding; with --config, what this machine would stop a render on (a secret not readable yet, a live conflict)"},
+			&cli.BoolFlag{Name: "strict", Usage: "warnings count as findings too (exit 1): with PATHs, every warning; with --config, the warnings about this machine (a secret file missing or not readable here, a live conflict)"},
 			quietFlag(),
 			&cli.StringFlag{Name: "agy-version", Usage: "with PATHs, the oldest agy build (`X.Y.Z`) the files must load on: what only newer builds accept is an error below it, and a warning naming the version when no version is given"},
 		},
@@ -99,15 +99,27 @@ func runValidate(c *cli.Context) error {
 		}
 		return exit(ExitFindings, nil)
 	}
-	if c.Bool("strict") && len(diags) > 0 {
-		// A warning here is what render would stumble on on this machine
-		// (a secret not readable yet, a conflict): a CI gate may want it.
+	if c.Bool("strict") && machineWarnings(diags) {
+		// What this machine lacks or holds in the way (a secret file
+		// missing or not readable, a live conflict): a gate on the
+		// machine that renders may want it.
 		return exit(ExitFindings, nil)
 	}
 	if format == diagfmt.Text {
 		fmt.Fprintf(info(c, c.App.Writer), "%s: valid (%s)\n", path, summary(cfg.Model))
 	}
 	return nil
+}
+
+// machineWarnings reports whether any diagnostic is about this machine
+// (engine.MachineCheck) rather than the config.
+func machineWarnings(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if m, ok := d.Extra.(interface{ MachineDependent() bool }); ok && m.MachineDependent() {
+			return true
+		}
+	}
+	return false
 }
 
 // liveConflicts decides the config against its render root, read-only,
