@@ -5,16 +5,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
 // pathIndex finds a bare program name on PATH as exec.LookPath does, but
 // reads each folder of PATH once instead of trying every folder for every
 // name: validate of a tree with 1,000 MCP servers named 1,000 programs,
-// 26% of its time in exec.LookPath's stats (docs/benchmarks.md). A name a
-// folder lists is then checked as LookPath checks it: a regular file (or
-// a link to one) with an execute bit. A folder that cannot be listed is
-// tried name by name. Not for concurrent use.
+// 26% of its time in exec.LookPath's stats (docs/benchmarks.md). The
+// listing only rules folders out; a name a folder lists is then looked up
+// by exec.LookPath itself, so what this finds is what exec.LookPath finds
+// (a folder that cannot be listed is tried name by name; on darwin every
+// name goes to exec.LookPath). Not for concurrent use.
 type pathIndex struct {
 	dirs    []string
 	listing map[string]map[string]bool // nil: the folder could not be listed
@@ -25,21 +27,28 @@ func newPathIndex(path string) *pathIndex {
 }
 
 func (p *pathIndex) lookPath(name string) (string, error) {
-	if name == "" || strings.ContainsRune(name, '/') {
+	if name == "" || strings.ContainsRune(name, '/') || runtime.GOOS == "darwin" {
+		// darwin's volumes are often case-insensitive, where a listing
+		// does not say what a lookup finds.
 		return exec.LookPath(name)
 	}
 	for _, dir := range p.dirs {
-		if dir == "" {
-			// exec.LookPath reads an empty entry as the current folder and
-			// then refuses the result (exec.ErrDot): so does this.
-			continue
-		}
 		if names, listed := p.list(dir); listed && !names[name] {
 			continue
 		}
 		full := filepath.Join(dir, name)
-		if fi, err := os.Stat(full); err == nil && executable(fi) {
-			return full, nil
+		if !filepath.IsAbs(dir) {
+			// exec.LookPath stops at a program in a relative folder (an
+			// empty entry is the current one) and refuses it (ErrDot).
+			if fi, err := os.Stat(full); err == nil && executable(fi) {
+				return "", &exec.Error{Name: name, Err: exec.ErrDot}
+			}
+			continue
+		}
+		// Whether this user may run it is exec.LookPath's own check
+		// (access(2), which also knows noexec mounts).
+		if got, err := exec.LookPath(full); err == nil {
+			return got, nil
 		}
 	}
 	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}

@@ -37,14 +37,25 @@ func TestPathIndexAgreesWithLookPath(t *testing.T) {
 	if err := os.Symlink(filepath.Join(base, "nowhere"), filepath.Join(a, "dangling")); err != nil {
 		t.Fatal(err)
 	}
-	path := strings.Join([]string{a, missing, "", b}, string(os.PathListSeparator))
-	t.Setenv("PATH", path)
-	idx := newPathIndex(path)
-	for _, name := range []string{"tool", "plain", "later", "dir", "linked", "dangling", "absent", filepath.Join(a, "tool"), "./tool", ""} {
-		want, werr := exec.LookPath(name)
-		got, gerr := idx.lookPath(name)
-		if (werr == nil) != (gerr == nil) || (werr == nil && got != want) {
-			t.Errorf("%q: index %q, %v; exec.LookPath %q, %v", name, got, gerr, want, werr)
+	// A program in the current folder, reached by an empty or relative
+	// entry, is refused as exec.LookPath refuses it (ErrDot).
+	t.Chdir(base)
+	write(filepath.Join(base, "here"), 0o755)
+	names := []string{"tool", "plain", "later", "dir", "linked", "dangling", "absent", "here", filepath.Join(a, "tool"), "./tool", ""}
+	for _, path := range []string{
+		strings.Join([]string{a, missing, "", b}, string(os.PathListSeparator)),
+		strings.Join([]string{"", a}, string(os.PathListSeparator)),
+		strings.Join([]string{"a", b}, string(os.PathListSeparator)),
+		strings.Join([]string{".", b}, string(os.PathListSeparator)),
+	} {
+		t.Setenv("PATH", path)
+		idx := newPathIndex(path)
+		for _, name := range names {
+			want, werr := exec.LookPath(name)
+			got, gerr := idx.lookPath(name)
+			if (werr == nil) != (gerr == nil) || (werr == nil && got != want) {
+				t.Errorf("PATH=%s %q: index %q, %v; exec.LookPath %q, %v", path, name, got, gerr, want, werr)
+			}
 		}
 	}
 }
