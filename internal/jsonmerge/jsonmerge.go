@@ -341,6 +341,12 @@ func (n *node) remove(i int) {
 	}
 	n.entries = slices.Delete(n.entries, i, i+1)
 	n.index = nil
+	if len(n.entries) == 0 && n.emptyText == nil && onlySpace(n.head) && onlySpace(n.tail) {
+		// Emptied of entries it was read with, it is written {}
+		// (appendText): what an entry added and removed again gives back
+		// too. (One that was empty when read keeps its own text.)
+		n.emptyText = []byte{}
+	}
 }
 
 // insert appends member name holding v to object n, laid out like its

@@ -383,3 +383,25 @@ func TestManyServersLinear(t *testing.T) {
 		t.Errorf("the last server was not merged in place: %.200s", out[len(out)-200:])
 	}
 }
+
+// TestEmptiedAgain: a container emptied by deletes is written {}, and
+// an entry added to it and removed again gives {} back, not the layout
+// the added entry had (found by review).
+func TestEmptiedAgain(t *testing.T) {
+	d, err := Parse([]byte("{\n  \"p\": {\n    \"a\": 1\n  }\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Delete("p", "a")
+	want := "{\n  \"p\": {}\n}\n"
+	if got := string(d.Bytes()); got != want {
+		t.Fatalf("emptied: %q, want %q", got, want)
+	}
+	if err := d.Set([]byte("1"), "p", "b"); err != nil {
+		t.Fatal(err)
+	}
+	d.Delete("p", "b")
+	if got := string(d.Bytes()); got != want {
+		t.Errorf("added and removed again: %q, want %q", got, want)
+	}
+}
