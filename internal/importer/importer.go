@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -331,16 +332,37 @@ func (im *importer) legacyFolders() {
 			continue
 		}
 		k, _ := agy.KindOf(l.Kind)
-		var now []string
+		var now, nowRel []string
 		for _, p := range []agy.Product{agy.ProductCLI, agy.ProductIDE} {
 			for _, dir := range k.PathsFor(l.Scope, p) {
 				now = append(now, agy.ScopePath(l.Scope, dir))
+				nowRel = append(nowRel, dir)
 			}
+		}
+		if im.sameFolderAsOneOf(l.Path, nowRel) {
+			// A link to a folder agy reads (a compatibility link): what
+			// is there is imported from that folder.
+			continue
 		}
 		for _, e := range im.listDir(l.Path) {
 			im.skip(join(l.Path, e.Name()), "", "in %s, %s: agy does not load it; move it to %s, or declare it in the config, to keep it", agy.ScopePath(l.Scope, l.Path), l.Why, strings.Join(now, " or "))
 		}
 	}
+}
+
+// sameFolderAsOneOf reports whether the folder rel is one of dirs, through
+// links.
+func (im *importer) sameFolderAsOneOf(rel string, dirs []string) bool {
+	fi, err := im.tree.stat(rel)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	for _, d := range dirs {
+		if other, err := im.tree.stat(d); err == nil && os.SameFile(fi, other) {
+			return true
+		}
+	}
+	return false
 }
 
 // readings reports the files at the places of agy's table that agyconf

@@ -1077,6 +1077,23 @@ func TestImportLegacySkills(t *testing.T) {
 		t.Errorf("imported %v", res.Config.Skills)
 	}
 	rep := report(res, root)
+	// A compatibility link from the legacy folder to one agy reads is not
+	// reported: its skills are imported from there.
+	linked := t.TempDir()
+	plant(t, linked, ".gemini/config/skills/new/SKILL.md", "---\nname: new\ndescription: New\n---\n\nNew.\n")
+	if err := os.MkdirAll(filepath.Join(linked, ".gemini/antigravity"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../config/skills", filepath.Join(linked, ".gemini/antigravity/skills")); err != nil {
+		t.Fatal(err)
+	}
+	lres, err := Import(Options{Root: linked, Scope: model.ScopeGlobal, Product: model.ProductBoth, FollowLinksOut: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lrep := report(lres, linked); strings.Contains(lrep, "antigravity/skills") || len(lres.Config.Skills) != 1 {
+		t.Errorf("a linked legacy folder: %d skills, report:\n%s", len(lres.Config.Skills), lrep)
+	}
 	for _, want := range []string{
 		"not imported: .gemini/antigravity/skills/notes.txt: in ~/.gemini/antigravity/skills, the global skills folder of IDE builds before Antigravity 2.0",
 		"not imported: .gemini/antigravity/skills/old: in ~/.gemini/antigravity/skills, ",
