@@ -67,7 +67,7 @@ func activateNeedBash(t *testing.T) string {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("bash is not on PATH (required when CI is set)")
 		}
-		t.Skip("bash is not on PATH")
+		t.Skip("bash is not on PATH; to run this test: install bash, then CI=true go test ./tests/nix/")
 	}
 	return bash
 }
@@ -352,7 +352,7 @@ func realAgyconf(t *testing.T) string {
 		if os.Getenv("CI") != "" {
 			t.Fatal("go is not on PATH (required when CI is set)")
 		}
-		t.Skip("go is not on PATH")
+		t.Skip("go is not on PATH; to run this test: put the go toolchain on PATH, then CI=true go test ./tests/nix/")
 	}
 	agyconfOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "agyconf-activate-")

@@ -52,7 +52,7 @@ func needNix(t *testing.T) string {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("nix-instantiate is not on PATH, and CI is set: %v", err)
 		}
-		t.Skipf("nix-instantiate is not on PATH (set CI to make this a failure): %v", err)
+		t.Skipf("nix-instantiate is not on PATH (%v); to run this test: install Nix (Debian: sudo apt-get install nix-bin; .ci/run does), then CI=true go test ./tests/nix/ (with CI set a missing tool is a failure)", err)
 	}
 	return p
 }
