@@ -45,7 +45,11 @@ func flakeNeed(t *testing.T, tools ...string) {
 			if os.Getenv("CI") != "" {
 				t.Fatalf("%s is not on PATH (required when CI is set)", tool)
 			}
-			t.Skipf("%s is not on PATH; to run this test: install it (Debian: sudo apt-get install nix-bin; .ci/run does), then CI=true go test ./tests/nix/", tool)
+			how := "install it"
+			if strings.HasPrefix(tool, "nix") {
+				how = "install Nix (Debian: sudo apt-get install nix-bin; .ci/run does)"
+			}
+			t.Skipf("%s is not on PATH; to run this test: %s, then CI=true go test ./tests/nix/", tool, how)
 		}
 	}
 }
