@@ -379,3 +379,63 @@ func TestInNixStore(t *testing.T) {
 		}
 	}
 }
+
+// TestCachedResolutionAgrees: a folder resolved through its cached parent
+// resolves as a walk from the root does, whatever order folders were
+// first asked for in: links relative and absolute, to a sibling, up a
+// level, at several depths, and names that do not exist yet.
+func TestCachedResolutionAgrees(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"a/b/c", "real/x/y", "other"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"a/link":       "../real",
+		"a/b/abs":      filepath.Join(dir, "real/x"),
+		"real/x/up":    "..",
+		"real/x/y/sib": "../../../other",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := []string{
+		"a/b/c/f", "a/link/x/y/f", "a/b/abs/y/f", "a/link/x/up/x/f", "a/b/abs/y/sib/f",
+		"a/missing/deeper/f", "a/link/missing/f", "real/x/up/x/up/x/y/sib/f", "other/f",
+	}
+	want := map[string]string{}
+	fresh, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	for _, n := range names {
+		got, err := fresh.resolveWith(n, true, false)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		want[n] = got
+	}
+	for _, order := range [][]string{names, reversed(names)} {
+		r, err := Open(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range order {
+			if got, err := r.resolveWith(n, true, true); err != nil || got != want[n] {
+				t.Errorf("%s through the cache: %q, %v; from the root: %q", n, got, err, want[n])
+			}
+		}
+		r.Close()
+	}
+}
+
+func reversed(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[len(s)-1-i] = v
+	}
+	return out
+}

@@ -175,7 +175,18 @@ func (r *Root) resolveDir(dir string, cached bool) (string, error) {
 			return res, nil
 		}
 	}
-	res, err := r.walk(".", strings.Split(dir, "/"))
+	start, segs := ".", strings.Split(dir, "/")
+	if parent, base := path.Split(dir); cached && parent != "" {
+		// The parent through the cache, then one step: 400 skill folders
+		// below one skills/ cost a walk of one segment each, not of all
+		// of them (walk's result is link-free, where walk may start).
+		p, err := r.resolveDir(strings.TrimSuffix(parent, "/"), true)
+		if err != nil {
+			return "", err
+		}
+		start, segs = p, []string{base}
+	}
+	res, err := r.walk(start, segs)
 	if err == nil && cached {
 		r.cache.mu.Lock()
 		r.cache.dirs[dir] = res
