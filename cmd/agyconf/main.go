@@ -3,15 +3,15 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
 
 	"github.com/agyconf/agyconf/internal/cli"
+	"github.com/agyconf/agyconf/internal/gctune"
 )
 
 func main() {
 	// agyconf runs for a fraction of a second over a heap the size of its
-	// config (under 100 MB for 10,000 entries); collecting less often saves
-	// a third of the CPU of a render (docs/benchmarks.md).
-	debug.SetGCPercent(400)
+	// config: collect rarely while it is small, and keep it within twice
+	// what is live once it is large (internal/gctune, docs/benchmarks.md).
+	gctune.Start()
 	os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr))
 }

@@ -62,6 +62,8 @@ func (p *Parser) LoadConfig(path string) (*model.Config, hcl.Diagnostics) {
 	}
 	cfg, ddiags := decode(bodies, p.rec)
 	diags = append(diags, ddiags...)
+	// Nothing reads the syntax trees after this: see thinFiles.
+	p.thinFiles()
 	sortDiagnostics(diags)
 	if diags.HasErrors() {
 		return nil, diags

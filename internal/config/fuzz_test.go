@@ -1,13 +1,17 @@
 package config_test
 
 import (
+	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/agyconf/agyconf/internal/config"
 )
@@ -74,12 +78,87 @@ func fuzzDecode(f *testing.F, base string) {
 		if file.Body == nil {
 			t.Fatal("ParseBytes returned a file without a body")
 		}
+		if filepath.Ext(filename) == ".hcl" {
+			sameNav(t, file, data)
+			samePieces(t, data, filename)
+		}
 		cfg, ddiags := config.Decode([]hcl.Body{file.Body})
 		checkDiags(t, filename, "decode", ddiags)
 		if ddiags.HasErrors() != (cfg == nil) {
 			t.Fatalf("Decode returned config %v with errors %v; want a config exactly when there is no error", cfg != nil, ddiags.HasErrors())
 		}
 	})
+}
+
+// contextNav is what HCL's diagnostic printer asks of a file's Nav.
+type contextNav interface {
+	ContextString(offset int) string
+	ContextDefRange(offset int) hcl.Range
+}
+
+// sameNav fails t unless the navigation LoadConfig keeps once it drops the
+// syntax tree answers as hclsyntax's own does, at every offset: the
+// context line of a printed diagnostic must not change.
+func sameNav(t *testing.T, file *hcl.File, data []byte) {
+	t.Helper()
+	want, ok := file.Nav.(contextNav)
+	if !ok {
+		t.Fatalf("hclsyntax's Nav %T has no context methods", file.Nav)
+	}
+	got := config.ThinNav(file).(contextNav)
+	for off := -1; off <= len(data)+1; off++ {
+		if g, w := got.ContextString(off), want.ContextString(off); g != w {
+			t.Fatalf("ContextString(%d) = %q, hclsyntax says %q", off, g, w)
+		}
+		if g, w := got.ContextDefRange(off), want.ContextDefRange(off); g != w {
+			t.Fatalf("ContextDefRange(%d) = %v, hclsyntax says %v", off, g, w)
+		}
+	}
+}
+
+// samePieces fails t unless parsing data in pieces (one per top-level
+// block, and a few blocks at a time) gives what hclsyntax gives for the
+// whole file: the same tree, positions included, and the same diagnostics.
+func samePieces(t *testing.T, data []byte, filename string) {
+	t.Helper()
+	wantFile, wantDiags := hclsyntax.ParseConfig(data, filename, hcl.InitialPos)
+	for _, every := range []int{1, 40} {
+		got, diags, ok := config.ParseInPieces(data, filename, every)
+		if !ok {
+			return
+		}
+		if !reflect.DeepEqual(diags, wantDiags) {
+			t.Fatalf("pieces of %d bytes: diagnostics %v, whole file %v", every, diags, wantDiags)
+		}
+		if !reflect.DeepEqual(got.Body, wantFile.Body) {
+			t.Fatalf("pieces of %d bytes: the body differs from the whole file's:\n%s", every, bodyDiff(got.Body, wantFile.Body))
+		}
+		if !bytes.Equal(got.Bytes, data) {
+			t.Fatalf("pieces of %d bytes: the file's bytes are not the input", every)
+		}
+	}
+}
+
+// bodyDiff says where two parsed bodies first differ, for a failure
+// message: their top-level ranges, or the first block that differs.
+func bodyDiff(a, b hcl.Body) string {
+	x, y := a.(*hclsyntax.Body), b.(*hclsyntax.Body)
+	switch {
+	case x.SrcRange != y.SrcRange:
+		return fmt.Sprintf("range %v, want %v", x.SrcRange, y.SrcRange)
+	case x.EndRange != y.EndRange:
+		return fmt.Sprintf("end range %v, want %v", x.EndRange, y.EndRange)
+	case len(x.Blocks) != len(y.Blocks):
+		return fmt.Sprintf("%d blocks, want %d", len(x.Blocks), len(y.Blocks))
+	case len(x.Attributes) != len(y.Attributes):
+		return fmt.Sprintf("%d attributes, want %d", len(x.Attributes), len(y.Attributes))
+	}
+	for i := range x.Blocks {
+		if !reflect.DeepEqual(x.Blocks[i], y.Blocks[i]) {
+			return fmt.Sprintf("block %d (%s at %v) differs", i, y.Blocks[i].Type, y.Blocks[i].DefRange())
+		}
+	}
+	return "an attribute differs"
 }
 
 // checkDiags fails t unless every diagnostic has a subject in filename
@@ -324,6 +403,12 @@ hook "h" {
 	"settings {\n  k = " + strings.Repeat("jsonencode(", 16) + `"x"` + strings.Repeat(")", 16) + "\n}\n",
 	strings.Repeat("plugin \"p\" {\n", 200) + strings.Repeat("}\n", 200),
 	"settings {\n  k = " + strings.Repeat("(", 10000) + "1" + strings.Repeat(")", 10000) + "\n}\n",
+	// Parsed in pieces (ParseBytes' pieceSize, samePieces' smaller ones):
+	// an error, a top-level argument given twice and a heredoc that holds
+	// "}" lines, each after a block that ends a line.
+	"skill \"a\" {\n  body = \"x\"\n}\nskill \"b\" {\n  body = \n}\n",
+	"x = {\n}\nskill \"a\" {\n}\nx = {\n}\n",
+	"rule \"r\" {\n  body = <<EOT\n}\n}\nEOT\n}\nrule \"s\" {\n  body = \"}\"\n}\r\nrule \"t\" {}\n",
 }
 
 // jsonSeeds are the same kinds of input in HCL's JSON syntax.

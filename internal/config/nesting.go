@@ -35,7 +35,8 @@ const MaxNesting = 128
 // parser sees it: past the limit the parser itself may exhaust the stack.
 // filename decides the syntax as in ParseBytes.
 func CheckNesting(data []byte, filename string) hcl.Diagnostics {
-	return nestLimits{depth: MaxNesting, window: 4 << 10}.check(data, filename)
+	_, diags := nestLimits{depth: MaxNesting, window: 4 << 10}.check(data, filename, 0)
+	return diags
 }
 
 // nestLimits are the knobs of the check: depth is the deepest level
@@ -44,25 +45,29 @@ func CheckNesting(data []byte, filename string) hcl.Diagnostics {
 // within a few bytes more).
 type nestLimits struct{ depth, window int }
 
-func (l nestLimits) check(data []byte, filename string) hcl.Diagnostics {
+// check also returns, for a native file that passes without lexing, the
+// offsets it may be cut at into pieces of about cutEvery bytes (none when
+// cutEvery is 0).
+func (l nestLimits) check(data []byte, filename string, cutEvery int) ([]int, hcl.Diagnostics) {
 	if filepath.Ext(filename) == ".json" {
-		return l.checkJSON(filename, data)
+		return nil, l.checkJSON(filename, data)
 	}
 	root := frame{kind: kBody, newlineEnds: true}
 	// The byte-level bound is enough for an ordinary config, so that it is
 	// not lexed twice; the token walk runs only when it is not.
-	deepest, at, ok := quickNesting(&nesting{}, data, root, l.depth)
+	n := &nesting{cutEvery: cutEvery}
+	deepest, at, ok := quickNesting(n, data, root, l.depth)
 	if ok && deepest <= l.depth {
-		return nil
+		return n.cuts, nil
 	}
 	lex := func(src []byte) hclsyntax.Tokens {
 		toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
 		return toks
 	}
 	if tok := l.locate(data, at, lex, root); tok != nil {
-		return tooDeep(tok.Range)
+		return nil, tooDeep(tok.Range)
 	}
-	return nil
+	return nil, nil
 }
 
 // locate returns the first token of src past l.depth, lexing prefixes of
@@ -176,6 +181,12 @@ type frame struct {
 type nesting struct {
 	stack []frame
 	max   int
+	// cutEvery, when not 0, has quickNesting record in cuts where a
+	// top-level block or object ends a line at least cutEvery bytes past
+	// the last cut: the places ParseBytes may split a native file at to
+	// parse it in pieces (see parsePieces).
+	cutEvery int
+	cuts     []int
 }
 
 // reset empties n down to root, keeping its stack's memory: the JSON check
@@ -226,6 +237,27 @@ func (n *nesting) pop(k frameKind) (frame, bool) {
 	f := *n.top()
 	n.stack = n.stack[:len(n.stack)-1]
 	return f, true
+}
+
+// cut records the start of the line after a top-level closing brace that
+// ends at end, if the brace ends its line and the piece since the last
+// cut is long enough.
+func (n *nesting) cut(data []byte, end int) {
+	switch {
+	case end < len(data) && data[end] == '\n':
+		end++
+	case end+1 < len(data) && data[end] == '\r' && data[end+1] == '\n':
+		end += 2
+	default:
+		return
+	}
+	last := 0
+	if len(n.cuts) > 0 {
+		last = n.cuts[len(n.cuts)-1]
+	}
+	if end-last >= n.cutEvery && end < len(data) {
+		n.cuts = append(n.cuts, end)
+	}
 }
 
 // op counts an operator chained in the current expression.
@@ -536,6 +568,9 @@ func quickNesting(n *nesting, data []byte, root frame, limit int) (deepest, at i
 				}
 			} else if b == '}' {
 				_, closed = n.pop(kBrace)
+				if closed && n.cutEvery > 0 && len(n.stack) == 1 && n.stack[0].kind == kBody {
+					n.cut(data, i+1)
+				}
 			}
 			if !closed {
 				return n.max, -1, false

@@ -218,7 +218,7 @@ func FuzzNesting(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, depth, window uint8) {
 		l := nestLimits{depth: 1 + int(depth%16), window: 1 + int(window)}
-		l.check(data, "fuzz.json")
+		l.check(data, "fuzz.json", 0)
 		if !utf8.Valid(data) || bytes.HasPrefix(data, utf8BOM) {
 			return // checkBytes refuses these before
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 )
 
 // unreadable marks a diagnostic about input that could not be read at all
@@ -135,15 +136,20 @@ func (p *Parser) ParseBytes(data []byte, filename string) (*hcl.File, hcl.Diagno
 	}
 	// Past MaxNesting the parser itself could exhaust the stack, a fatal
 	// error: refuse such a file before it gets there.
-	if diags := CheckNesting(data, filename); diags.HasErrors() {
+	cuts, diags := nestLimits{depth: MaxNesting, window: 4 << 10}.check(data, filename, pieceSize)
+	if diags.HasErrors() {
 		return nil, diags
 	}
 	var f *hcl.File
-	var diags hcl.Diagnostics
+	// Parsed here, not through hclparse's own Parse methods, which would
+	// hand back a file of the same name read before instead of data.
 	if filepath.Ext(filename) == ".json" {
-		f, diags = p.p.ParseJSON(data, filename)
+		f, diags = hcljson.Parse(data, filename)
 	} else {
-		f, diags = p.p.ParseHCL(data, filename)
+		f, diags = parsePieces(data, filename, cuts)
+	}
+	if f != nil {
+		p.p.AddFile(filename, f)
 	}
 	if f != nil && !diags.HasErrors() {
 		diags = append(diags, noLoops(f, data, filename)...)
