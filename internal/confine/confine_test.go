@@ -2,10 +2,13 @@ package confine
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -438,4 +441,171 @@ func reversed(s []string) []string {
 		out[len(s)-1-i] = v
 	}
 	return out
+}
+
+// TestDirHandlesAgree: every read through a kept folder handle gives what
+// the same read through the root alone gives — results and errors — for
+// plain names, names through links inside the root, missing names, names
+// below a file, and links themselves, read in either order, with more
+// folders than the handles kept.
+func TestDirHandlesAgree(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var names []string
+	for i := 0; i < maxDirHandles*2; i++ {
+		n := fmt.Sprintf("skills/s%03d/SKILL.md", i)
+		write(n, n)
+		names = append(names, n, path.Dir(n), fmt.Sprintf("skills/s%03d/missing", i))
+	}
+	write("real/x/f", "f")
+	write("file", "not a folder")
+	for link, target := range map[string]string{
+		"skills/s000/link": "../s001",
+		"real/x/up":        "..",
+		"real/abs":         filepath.Join(dir, "real/x"),
+		"real/x/dangling":  "nowhere",
+		"real/x/out":       "/etc",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names = append(names, "skills/s000/link/SKILL.md", "skills/s000/link", "real/x/up/x/f", "real/abs/f",
+		"real/abs", "real/x/dangling", "real/x/out", "real/x/out/passwd", "file/x", "file", ".", "real/missing/deeper/f")
+
+	type result struct{ v, err string }
+	reads := map[string]func(r *Root, n string) result{
+		"Lstat": func(r *Root, n string) result { fi, err := r.Lstat(n); return result{describe(fi), errString(err)} },
+		"Stat":  func(r *Root, n string) result { fi, err := r.Stat(n); return result{describe(fi), errString(err)} },
+		"Readlink": func(r *Root, n string) result {
+			s, err := r.Readlink(n)
+			return result{s, errString(err)}
+		},
+		"ReadFile": func(r *Root, n string) result {
+			b, fi, err := r.ReadFile(n, 1<<20)
+			return result{string(b) + "|" + describe(fi), errString(err)}
+		},
+		"ReadDir": func(r *Root, n string) result {
+			es, err := r.ReadDir(n)
+			var s []string
+			for _, e := range es {
+				s = append(s, e.Name()+":"+e.Type().String())
+			}
+			return result{strings.Join(s, ","), errString(err)}
+		},
+	}
+	plain, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	plain.dirs = nil // every read through the root alone
+	want := map[string]result{}
+	for op, read := range reads {
+		for _, n := range names {
+			want[op+" "+n] = read(plain, n)
+		}
+	}
+	for _, order := range [][]string{names, reversed(names)} {
+		r, err := Open(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range order {
+			for op, read := range reads {
+				if got := read(r, n); got != want[op+" "+n] {
+					t.Errorf("%s %s through handles: %+v; through the root: %+v", op, n, got, want[op+" "+n])
+				}
+			}
+		}
+		if len(r.dirs.open) > maxDirHandles {
+			t.Errorf("%d folder handles open, the bound is %d", len(r.dirs.open), maxDirHandles)
+		}
+		r.Close()
+	}
+}
+
+func describe(fi fs.FileInfo) string {
+	if fi == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %v %d", fi.Name(), fi.Mode(), fi.Size())
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// TestDirHandlesConcurrent reads from more folders than the handles kept,
+// from several goroutines at once, so that handles are evicted while
+// others hold them: every read must still succeed with the file's bytes
+// (a handle closed under a reader fails it), and closing the root closes
+// every handle (the race detector runs this in CI).
+func TestDirHandlesConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	const folders = maxDirHandles * 3
+	for i := 0; i < folders; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("d%03d", i), "f")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fds := func() int {
+		es, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd to count open files")
+		}
+		return len(es)
+	}
+	before := fds()
+	r, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < folders*2; k++ {
+				i := (k*7 + g*13) % folders
+				name := fmt.Sprintf("d%03d/f", i)
+				b, _, err := r.ReadFile(name, 1<<10)
+				if err == nil && string(b) != filepath.Join(dir, name) {
+					err = fmt.Errorf("%s read %q", name, b)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := fds() - before; n > maxDirHandles+2 {
+		t.Errorf("%d more files open while reading, want at most %d handles and the root", n, maxDirHandles)
+	}
+	r.Close()
+	if n := fds() - before; n > 0 {
+		t.Errorf("%d more files open after Close", n)
+	}
 }

@@ -16,7 +16,7 @@ func (r *Root) Lstat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := r.root.Lstat(res)
+	fi, err := r.lstat(res)
 	if err != nil {
 		return nil, r.pathErr("lstat", name, err)
 	}
@@ -29,7 +29,7 @@ func (r *Root) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := r.root.Lstat(res)
+	fi, err := r.lstat(res)
 	if err != nil {
 		return nil, r.pathErr("stat", name, err)
 	}
@@ -42,7 +42,7 @@ func (r *Root) Readlink(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t, err := r.root.Readlink(res)
+	t, err := r.readlink(res)
 	if err != nil {
 		return "", r.pathErr("readlink", name, err)
 	}
@@ -65,7 +65,7 @@ func (r *Root) ReadFile(name string, limit int64) ([]byte, fs.FileInfo, error) {
 	// at once, and a device node below a root can only have been made by
 	// root (links to /dev lead out of the root and fail); the open file
 	// is then checked to be regular.
-	f, err := r.root.OpenFile(res, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := r.openRead(res, syscall.O_NONBLOCK)
 	if err != nil {
 		return nil, nil, r.pathErr("open", name, err)
 	}
@@ -81,7 +81,7 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	// O_DIRECTORY: a FIFO swapped in for the folder fails at once
 	// instead of blocking the open.
-	f, err := r.root.OpenFile(res, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	f, err := r.openRead(res, syscall.O_DIRECTORY|syscall.O_NONBLOCK)
 	if err != nil {
 		return nil, r.pathErr("open", name, err)
 	}
@@ -92,6 +92,13 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	sortEntries(entries)
 	return entries, nil
+}
+
+// openRead opens the link-free name res read-only with flags, through its
+// folder's handle.
+func (r *Root) openRead(res string, flags int) (f *os.File, err error) {
+	r.in(res, func(d *os.Root, name string) error { f, err = d.OpenFile(name, os.O_RDONLY|flags, 0); return err })
+	return f, err
 }
 
 func sortEntries(es []fs.DirEntry) {

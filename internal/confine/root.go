@@ -22,6 +22,7 @@ type Root struct {
 	strict bool
 	noSync bool
 	cache  *resolveCache
+	dirs   *dirHandles
 }
 
 // resolveCache remembers how folders resolved during one run: a render of
@@ -55,11 +56,15 @@ func Open(dir string, o Options) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Root{dir: abs, real: real, root: r, noSync: o.NoSync, cache: &resolveCache{dirs: map[string]string{}}}, nil
+	return &Root{dir: abs, real: real, root: r, noSync: o.NoSync,
+		cache: &resolveCache{dirs: map[string]string{}}, dirs: &dirHandles{open: map[string]*dirHandle{}}}, nil
 }
 
 // Close closes the root; the Root and its Strict views are unusable after.
-func (r *Root) Close() error { return r.root.Close() }
+func (r *Root) Close() error {
+	r.dirs.closeAll()
+	return r.root.Close()
+}
 
 // Dir is the absolute folder the root was opened at.
 func (r *Root) Dir() string { return r.dir }
@@ -244,7 +249,7 @@ func (r *Root) walk(start string, segs []string) (string, error) {
 			continue
 		}
 		cur := path.Join(append(done, e.name)...)
-		fi, err := r.root.Lstat(cur)
+		fi, err := r.lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
 			if len(links) > 0 {
 				// The innermost link is the one that leads nowhere.
@@ -263,7 +268,7 @@ func (r *Root) walk(start string, segs []string) (string, error) {
 			done = append(done, e.name)
 			continue
 		}
-		target, err := r.root.Readlink(cur)
+		target, err := r.readlink(cur)
 		if err != nil {
 			return "", r.pathErr("readlink", cur, err)
 		}
@@ -294,6 +299,18 @@ func (r *Root) walk(start string, segs []string) (string, error) {
 		return ".", nil
 	}
 	return path.Join(done...), nil
+}
+
+// lstat and readlink act on the link-free name res through its folder's
+// handle (see dirHandles).
+func (r *Root) lstat(res string) (fi fs.FileInfo, err error) {
+	r.in(res, func(d *os.Root, name string) error { fi, err = d.Lstat(name); return err })
+	return fi, err
+}
+
+func (r *Root) readlink(res string) (target string, err error) {
+	r.in(res, func(d *os.Root, name string) error { target, err = d.Readlink(name); return err })
+	return target, err
 }
 
 // inside returns an absolute path relative to the root, if it is the root

@@ -123,7 +123,10 @@ func (im *importer) generate() []byte {
 		}
 		im.components(b, p.MCPServers, p.Hooks, p.Skills, p.Rules, p.Agents)
 	}
-	out := hclwrite.Format(f.Bytes())
+	// Bytes is formatted already (hclwrite formats what it writes), and
+	// formatting it again would lex the whole output once more: a third of
+	// an import's CPU. TestGeneratedIsFormatted keeps that true.
+	out := f.Bytes()
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
@@ -296,8 +299,17 @@ func secretPaths(s model.Str) []string {
 	return out
 }
 
+// comment is text, whole lines of "# …\n", as one comment token per line:
+// hclwrite indents a token, so a token of two lines would leave the second
+// where it is.
 func comment(text string) hclwrite.Tokens {
-	return hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte(text)}}
+	var toks hclwrite.Tokens
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if line != "" {
+			toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenComment, Bytes: []byte(line)})
+		}
+	}
+	return toks
 }
 
 func hookBlock(b *hclwrite.Body, h *model.Hook) {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2/hclwrite"
+
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/config"
@@ -1131,4 +1133,69 @@ func TestImportParseErrorOther(t *testing.T) {
 	if _, err := Import(Options{Root: ws, Scope: model.ScopeWorkspace, Product: model.ProductBoth}); err != nil {
 		t.Errorf("a retired settings file that does not parse failed the import: %v", err)
 	}
+}
+
+// TestGeneratedIsFormatted: generate writes hclwrite's own output without
+// formatting it a second time, which holds only while that output is
+// already what hclwrite.Format makes of it (a comment token of two lines,
+// for one, was not). Each tree of testdata is imported, with and without
+// --out, in both scopes.
+func TestGeneratedIsFormatted(t *testing.T) {
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, opts Options) {
+		res, err := Import(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.HCL) == 0 {
+			t.Fatal("the import generated nothing")
+		}
+		if f := hclwrite.Format(res.HCL); !bytes.Equal(f, res.HCL) {
+			t.Fatalf("the generated config is not formatted:\n%s", lineDiff(string(res.HCL), string(f)))
+		}
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		for _, scope := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
+			for _, out := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/out=%v", e.Name(), scope, out), func(t *testing.T) {
+					opts := Options{Root: copyTree(t, filepath.Join("testdata", e.Name())), Scope: scope, Product: model.ProductBoth}
+					if out {
+						opts.Out = t.TempDir()
+					}
+					check(t, opts)
+				})
+				n++
+			}
+		}
+	}
+	if n < 8 {
+		t.Fatalf("only %d imports checked: the testdata trees are missing", n)
+	}
+}
+
+// lineDiff lists the lines of got that want does not have at the same
+// place, for a failure message.
+func lineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			fmt.Fprintf(&b, "line %d: generated %q, formatted %q\n", i+1, gl, wl)
+		}
+	}
+	return b.String()
 }
