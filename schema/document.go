@@ -285,16 +285,12 @@ func (v *Validator) ValidateMarkdown(name string, doc []byte) error {
 		out = append(out, Finding{Line: 1, Column: 1, Message: err.Error()})
 		return docError(name, out)
 	}
-	value, err := frontmatter.Parse(fm)
+	value, top, err := frontmatter.ParseNode(fm)
 	if err != nil {
 		out = append(out, yamlFinding(err, first))
 		return docError(name, out)
 	}
-	loc := &yamlLocator{root: newPosition(first, 1), lineShift: first - 1, keys: map[*yaml.Node]map[string]int{}}
-	var node yaml.Node
-	if yaml.Unmarshal(fm, &node) == nil && len(node.Content) > 0 {
-		loc.doc = node.Content[0]
-	}
+	loc := &yamlLocator{root: newPosition(first, 1), lineShift: first - 1, keys: map[*yaml.Node]map[string]int{}, doc: top}
 	out = append(out, ds.validate(jsonValue(value), loc)...)
 	return docError(name, out)
 }

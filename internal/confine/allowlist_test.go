@@ -66,7 +66,7 @@ var allowed = map[string]string{
 	"internal/cli/hooktest.go runHandler os.RemoveAll":  "that empty folder, afterwards",
 	// validate PATH: the trees the user names, wherever they are; each
 	// file is read bounded (readLimited).
-	"internal/lint/lookpath.go list os.ReadDir":         "the names in a folder of PATH, to find the programs hooks and servers name (validate PATH's machine-dependent rules; nothing is read)",
+	"internal/lint/lookpath.go list os.OpenFile":        "the names in a folder of PATH, to find the programs hooks and servers name (validate PATH's machine-dependent rules; nothing is read)",
 	"internal/lint/lookpath.go lookPath os.Stat":        "whether a program found on PATH is an executable, as exec.LookPath checks",
 	"internal/lint/paths.go Paths os.Stat":              "a PATH validate is given",
 	"internal/lint/paths.go discover filepath.WalkDir":  "the tree under a PATH validate is given (a walk does not follow links)",

@@ -58,16 +58,36 @@ func cutLine(doc []byte, want string) ([]byte, bool) {
 // Parse decodes frontmatter text into a JSON-compatible value: a map with
 // string keys, or an empty map for frontmatter holding only comments.
 func Parse(fm []byte) (map[string]any, error) {
+	m, _, err := ParseNode(fm)
+	return m, err
+}
+
+// ParseNode is Parse, also returning the top node of the frontmatter's
+// YAML (nil when there is none), which knows where each key and value
+// is: parsed once, for the value and the positions. yaml.Unmarshal is a
+// parse to this node and a decode of it, so the value and the errors are
+// what decoding the text gives.
+func ParseNode(fm []byte) (map[string]any, *yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(fm, &doc); err != nil {
+		return nil, nil, err
+	}
 	var v any
-	if err := yaml.Unmarshal(fm, &v); err != nil {
-		return nil, err
+	if doc.Kind != 0 {
+		if err := doc.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+	}
+	var top *yaml.Node
+	if len(doc.Content) > 0 {
+		top = doc.Content[0]
 	}
 	if v == nil {
-		return map[string]any{}, nil
+		return map[string]any{}, top, nil
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("frontmatter is %T, not a mapping of keys to values", v)
+		return nil, nil, fmt.Errorf("frontmatter is %T, not a mapping of keys to values", v)
 	}
-	return m, nil
+	return m, top, nil
 }

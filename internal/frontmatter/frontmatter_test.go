@@ -3,7 +3,11 @@ package frontmatter
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestSplit(t *testing.T) {
@@ -56,7 +60,8 @@ func TestParse(t *testing.T) {
 // FuzzSplitParse: no input panics, and what Split returns are parts of the
 // document in order.
 func FuzzSplitParse(f *testing.F) {
-	for _, s := range []string{"---\nname: x\n---\nbody\n", "---\n", "", "---\r\n---\r\n", "---\na: [\n---\n"} {
+	for _, s := range []string{"---\nname: x\n---\nbody\n", "---\n", "", "---\r\n---\r\n", "---\na: [\n---\n",
+		"---\n# only a comment\n---\n", "---\na: 1\na: 2\n---\n", "---\n- a\n---\n", "---\na: &x [1]\nb: *x\n---\n", "---\n!!str 1\n---\n", "---\na: !!int x\n---\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
@@ -67,6 +72,35 @@ func FuzzSplitParse(f *testing.F) {
 		if !bytes.Contains(doc, fm) || !bytes.HasSuffix(doc, body) {
 			t.Fatalf("Split(%q) = %q, %q: not parts of the document", doc, fm, body)
 		}
-		_, _ = Parse(fm)
+		sameAsUnmarshal(t, fm)
 	})
+}
+
+// sameAsUnmarshal fails t unless Parse, which parses to a node and decodes
+// that, gives what decoding the text with yaml.Unmarshal gives: the same
+// value, or an error with the same message.
+func sameAsUnmarshal(t *testing.T, fm []byte) {
+	t.Helper()
+	got, err := Parse(fm)
+	var v any
+	uerr := yaml.Unmarshal(fm, &v)
+	var want map[string]any
+	if uerr == nil {
+		switch m := v.(type) {
+		case nil:
+			want = map[string]any{}
+		case map[string]any:
+			want = m
+		default:
+			uerr = fmt.Errorf("frontmatter is %T, not a mapping of keys to values", v)
+		}
+	}
+	switch {
+	case (err == nil) != (uerr == nil):
+		t.Fatalf("Parse(%q): error %v; yaml.Unmarshal: %v", fm, err, uerr)
+	case err != nil && err.Error() != uerr.Error():
+		t.Fatalf("Parse(%q): error %q; yaml.Unmarshal: %q", fm, err, uerr)
+	case err == nil && !reflect.DeepEqual(got, want):
+		t.Fatalf("Parse(%q) = %#v; yaml.Unmarshal: %#v", fm, got, want)
+	}
 }

@@ -63,6 +63,8 @@ type checker struct {
 	// budget are the user and workspace rule texts a run met, in order,
 	// judged together against agy's rule budget (RuleBudget).
 	budget []BudgetEntry
+	// plugins remembers which folders hold a plugin.json.
+	plugins pluginDirs
 	// machine runs the rules that depend on this machine: a command on
 	// PATH, a file's mode. Without it only what the bytes say is checked,
 	// the same anywhere (what render checks its own documents with).
@@ -78,6 +80,7 @@ func newChecker(opts Options) *checker {
 		version:    opts.AgyVersion,
 		validators: map[string]*schema.Validator{},
 		props:      map[string][]string{},
+		plugins:    pluginDirs{},
 		lookPath:   opts.LookPath,
 		machine:    true,
 		reference:  regexp.MustCompile(`^(Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$`),
@@ -174,13 +177,13 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 	if k == kindIgnore {
 		return append(pre, capFindings(ignoreFindings(path, data), 0)...), nil
 	}
-	if k == kindRuleText || (k == kindRule && !fileIsPluginDir(filepath.Dir(filepath.Dir(path)))) {
+	if k == kindRuleText || (k == kindRule && !c.plugins.is(filepath.Dir(filepath.Dir(path)))) {
 		// A plugin's rules are not user or workspace rules: agy's rule
 		// budget is theirs alone (CLI changelog 1.2.7).
 		text, _ := ruleText(data)
 		c.budget = append(c.budget, BudgetEntry{Path: path, Text: text})
 	}
-	out, err := c.check(path, k, data, fi.Mode().Perm(), fileIsPluginDir(filepath.Dir(path)))
+	out, err := c.check(path, k, data, fi.Mode().Perm(), c.plugins.is(filepath.Dir(path)))
 	return append(pre, out...), err
 }
 

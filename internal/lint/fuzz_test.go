@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agyconf/agyconf/internal/agy"
 )
 
 // FuzzLintFile: any content of any file Antigravity reads gives findings
@@ -43,6 +45,46 @@ func FuzzLintFile(f *testing.F) {
 		for _, fd := range findings {
 			if fd.Line < 0 || fd.Line > lines || (fd.Line > 0 && fd.Column < 1) || fd.Rule == "" {
 				t.Fatalf("finding outside the file (%d lines) or without a rule: %+v", lines, fd)
+			}
+		}
+	})
+}
+
+// FuzzMayName: when mayName lets newerKeys skip parsing a document's
+// frontmatter, parsing it finds none of the keys newerKeys looks for.
+func FuzzMayName(f *testing.F) {
+	for _, s := range []string{
+		"---\nname: x\ndescription: y\n---\nbody\n",
+		"---\nicon: x\n---\n", "---\n\"\\x69con\": x\n---\n", "---\n'icon': x\n---\n",
+		"---\n? |-\n  icon\n: x\n---\n", "---\na: &k icon\n*k : x\n---\n", "---\n\"ic\n  on\": x\n---\n",
+		"---\nmetadata:\n  hidden: true\n---\n", "---\n{icon: x}\n---\n",
+		// Every segment spelled with escapes only.
+		"---\n\"\\x6detadata\":\n  \"\\x69con\": x\n---\n", "---\n\"\\x6dodel\": x\n---\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, k := range []kind{kindSkill, kindAgent} {
+			if mayName(data, gatedKeys(k)) {
+				continue
+			}
+			at := frontmatterKeys(data)
+			var paths [][]string
+			if k == kindSkill {
+				for _, f := range agy.SkillFields() {
+					paths = append(paths, f.Path)
+				}
+			} else {
+				for _, f := range agy.AgentFields() {
+					if f.Feature != "" {
+						paths = append(paths, []string{f.Key})
+					}
+				}
+			}
+			for _, p := range paths {
+				if _, _, ok := at(p...); ok {
+					t.Fatalf("mayName says %q names none of the keys, but it holds %v", data, p)
+				}
 			}
 		}
 	})

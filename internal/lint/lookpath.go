@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 )
 
 // pathIndex finds a bare program name on PATH as exec.LookPath does, but
@@ -58,11 +59,17 @@ func (p *pathIndex) lookPath(name string) (string, error) {
 func (p *pathIndex) list(dir string) (map[string]bool, bool) {
 	names, seen := p.listing[dir]
 	if !seen {
-		if es, err := os.ReadDir(dir); err == nil {
-			names = make(map[string]bool, len(es))
-			for _, e := range es {
-				names[e.Name()] = true
+		// Names only: os.ReadDir would sort them and make an entry of
+		// each, for a /usr/bin of thousands. O_DIRECTORY and O_NONBLOCK:
+		// a FIFO named in PATH fails at once instead of blocking.
+		if f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0); err == nil {
+			if es, err := f.Readdirnames(-1); err == nil {
+				names = make(map[string]bool, len(es))
+				for _, e := range es {
+					names[e] = true
+				}
 			}
+			f.Close()
 		}
 		p.listing[dir] = names
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -62,6 +63,9 @@ func pointerOf(path []string) string {
 // newerKeys reports the frontmatter keys of subagents and skills that only
 // newer agy builds read (agy.AgentFields, agy.SkillFields).
 func newerKeys(k kind, data []byte, addSince func(agy.Version, string, int, int, string, string)) {
+	if !mayName(data, gatedKeys(k)) {
+		return
+	}
 	at := frontmatterKeys(data)
 	switch k {
 	case kindAgent:
@@ -80,6 +84,43 @@ func newerKeys(k kind, data []byte, addSince func(agy.Version, string, int, int,
 			}
 		}
 	}
+}
+
+// gatedKeys are the frontmatter key names newerKeys looks for in a
+// document of kind k, every segment of a nested key's path included.
+func gatedKeys(k kind) []string {
+	var out []string
+	switch k {
+	case kindAgent:
+		for _, f := range agy.AgentFields() {
+			if f.Feature != "" {
+				out = append(out, f.Key)
+			}
+		}
+	case kindSkill:
+		for _, f := range agy.SkillFields() {
+			out = append(out, f.Path...)
+		}
+	}
+	return out
+}
+
+// mayName reports whether YAML text could hold a key named one of keys:
+// it spells one of them, or holds a backslash. A YAML key is its own
+// characters but for the escapes of double-quoted strings, so text that
+// spells none of the names and has no escape names none of them either,
+// and the parse is skipped (most SKILL.md hold only name and
+// description). FuzzMayName checks it against the parse.
+func mayName(text []byte, keys []string) bool {
+	if bytes.IndexByte(text, '\\') >= 0 {
+		return true
+	}
+	for _, k := range keys {
+		if bytes.Contains(text, []byte(k)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ruleText is the text of a rule file that counts against agy's rule

@@ -86,7 +86,7 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 			todo = append(todo, found{p, k})
 			continue
 		}
-		files, err := discover(p)
+		files, err := discover(p, c.plugins)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 	}
 	// Permission entries name plugins' MCP servers: the servers of every
 	// plugin among the files are known before any file is judged.
-	c.servers = indexServers(todo)
+	c.servers = indexServers(todo, c.plugins)
 	var out []Finding
 	for _, f := range todo {
 		fs, err := c.file(f.path, f.kind)
@@ -120,13 +120,27 @@ func fileIsPluginDir(dir string) bool {
 	return err == nil && !fi.IsDir()
 }
 
+// pluginDirs answers fileIsPluginDir once per folder in a run: discover
+// asks for every file, and the checks again for the file's folder and its
+// parent.
+type pluginDirs map[string]bool
+
+func (p pluginDirs) is(dir string) bool {
+	is, ok := p[dir]
+	if !ok {
+		is = fileIsPluginDir(dir)
+		p[dir] = is
+	}
+	return is
+}
+
 type found struct {
 	path string
 	kind kind
 }
 
 // discover walks a folder for the files Antigravity reads.
-func discover(dir string) ([]found, error) {
+func discover(dir string, plugins pluginDirs) ([]found, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -134,7 +148,7 @@ func discover(dir string) ([]found, error) {
 	base := strings.Split(filepath.ToSlash(abs), "/")
 	// The given folder counts as inside a layout when it is a root, a
 	// .gemini folder, a plugin, or lies below one of those.
-	givenInside := fileIsPluginDir(dir)
+	givenInside := plugins.is(dir)
 	for _, s := range base {
 		if isRoot(s) || s == ".gemini" || s == ".antigravity" {
 			givenInside = true
@@ -164,7 +178,7 @@ func discover(dir string) ([]found, error) {
 			out = append(out, found{p, kindIgnore})
 			return nil
 		}
-		inside := givenInside || fileIsPluginDir(filepath.Dir(p))
+		inside := givenInside || plugins.is(filepath.Dir(p))
 		for _, s := range segs[len(base):] {
 			if isRoot(s) || s == ".gemini" || s == ".antigravity" {
 				inside = true
@@ -173,7 +187,7 @@ func discover(dir string) ([]found, error) {
 		if !inside {
 			return nil
 		}
-		if k, ok := classify(segs, fileIsPluginDir(filepath.Dir(p))); ok {
+		if k, ok := classify(segs, plugins.is(filepath.Dir(p))); ok {
 			if d.Name() == "settings.json" && k != kindSettingsUnread {
 				switch segs[len(segs)-2] {
 				case "antigravity-cli", "antigravity-acp":

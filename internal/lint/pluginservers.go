@@ -26,7 +26,7 @@ type serverIndex struct {
 
 // indexServers reads the servers of every mcp_config.json among files. A
 // file that does not read is left out here; its own check reports it.
-func indexServers(files []found) *serverIndex {
+func indexServers(files []found, plugins pluginDirs) *serverIndex {
 	ix := &serverIndex{plugins: map[string][]string{}, namespaced: map[string][2]string{}, user: map[string]bool{}}
 	for _, f := range files {
 		if f.kind != kindMCP {
@@ -34,7 +34,7 @@ func indexServers(files []found) *serverIndex {
 		}
 		names := serverNames(f.path)
 		dir := filepath.Dir(f.path)
-		if !fileIsPluginDir(dir) {
+		if !plugins.is(dir) {
 			for _, n := range names {
 				ix.user[n] = true
 			}
