@@ -3,6 +3,7 @@ package confine
 import (
 	"os"
 	"path"
+	"strings"
 	"sync"
 )
 
@@ -62,7 +63,16 @@ func (d *dirHandles) acquire(root *os.Root, dir string) *dirHandle {
 		return h
 	}
 	d.mu.Unlock()
-	sub, err := root.OpenRoot(dir)
+	// Through the parent's handle when it has one: one openat, where
+	// the root would open every folder on the way again.
+	from, name := root, dir
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		if parent := d.acquire(root, dir[:i]); parent != nil {
+			defer d.release(parent)
+			from, name = parent.root, dir[i+1:]
+		}
+	}
+	sub, err := from.OpenRoot(name)
 	if err != nil {
 		return nil
 	}
