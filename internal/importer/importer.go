@@ -397,24 +397,33 @@ func (im *importer) abs(rel string) string {
 // readFile reads a live file; a missing one is (nil, false) silently.
 func (im *importer) readFile(rel string) ([]byte, bool) {
 	data, _, err := im.tree.readFile(rel, maxLiveFile)
+	if !im.readOK(rel, err) {
+		return nil, false
+	}
+	return data, true
+}
+
+// readOK reports whether reading rel gave err == nil; otherwise it reports
+// the problem (a missing file is none: it is simply not there).
+func (im *importer) readOK(rel string, err error) bool {
 	var nr *confine.NotRegularError
 	var tl *confine.TooLargeError
 	switch {
 	case im.linkRefused(rel, err):
-		return nil, false
+		return false
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, false
+		return false
 	case errors.As(err, &nr):
 		im.skip(rel, "", "is %s, not a regular file", confine.KindOf(nr.Mode))
-		return nil, false
+		return false
 	case errors.As(err, &tl):
 		im.skip(rel, "", "is %d bytes; agyconf reads live files of at most %d MiB", tl.Size, maxLiveFile>>20)
-		return nil, false
+		return false
 	case err != nil:
 		im.skip(rel, "", "cannot be read: %v", unwrap(err))
-		return nil, false
+		return false
 	}
-	return data, true
+	return true
 }
 
 func unwrap(err error) error {

@@ -50,6 +50,11 @@ func (im *importer) markdownFile(rel string, needFM bool) (map[string]any, strin
 	if !ok {
 		return nil, "", false
 	}
+	return im.markdownData(rel, data, needFM)
+}
+
+// markdownData is markdownFile for the bytes data of rel, read already.
+func (im *importer) markdownData(rel string, data []byte, needFM bool) (map[string]any, string, bool) {
 	if !utf8.Valid(data) {
 		im.skip(rel, "", "is not valid UTF-8")
 		return nil, "", false
@@ -149,11 +154,16 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 		return nil
 	}
 	md := join(rel, "SKILL.md")
-	if !im.exists(md) {
+	// Read once: the copy of the folder below takes these bytes too.
+	data, info, err := im.tree.readFile(md, maxLiveFile)
+	if errors.Is(err, fs.ErrNotExist) {
 		im.skip(rel, "", "has no SKILL.md, so Antigravity does not load it")
 		return nil
 	}
-	m, body, ok := im.markdownFile(md, true)
+	if !im.readOK(md, err) {
+		return nil
+	}
+	m, body, ok := im.markdownData(md, data, true)
 	if !ok {
 		return nil
 	}
@@ -166,7 +176,7 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 		im.skip(md, "", "the frontmatter names the skill %v, but its folder is %q; rename one of them", n, name)
 		return nil
 	}
-	files, err := im.readTree(rel)
+	files, err := im.readTree(rel, map[string]readFile{"SKILL.md": {data, info}})
 	if im.linkRefused(rel, err) {
 		return nil
 	}
@@ -312,7 +322,16 @@ func (im *importer) flatSkill(dir, rel, name, outDir string) *model.Skill {
 // readTree reads a skill folder (rel, below the root) as internal/config
 // does: regular files only, hidden entries skipped, at most 1,000 files
 // and 8 MiB; a link anywhere in it is refused.
-func (im *importer) readTree(rel string) ([]model.File, error) {
+// readFile is a file's bytes and what the open file's fstat said.
+type readFile struct {
+	data []byte
+	info fs.FileInfo
+}
+
+// readTree copies the folder rel. read are files of it read already, by
+// path below rel: taken as they are rather than read again, when within
+// what the copy may still take.
+func (im *importer) readTree(rel string, read map[string]readFile) ([]model.File, error) {
 	var files []model.File
 	total := 0
 	var walk func(sub string) error
@@ -337,7 +356,14 @@ func (im *importer) readTree(rel string) ([]model.File, error) {
 			case !e.Type().IsRegular():
 				return fmt.Errorf("%s is not a regular file", p)
 			}
-			data, info, err := im.tree.readFile(join(rel, p), int64(8<<20-total))
+			var data []byte
+			var info fs.FileInfo
+			var err error
+			if r, ok := read[p]; ok && r.info.Size() <= int64(8<<20-total) && len(r.data) <= 8<<20-total {
+				data, info = r.data, r.info
+			} else {
+				data, info, err = im.tree.readFile(join(rel, p), int64(8<<20-total))
+			}
 			var tl *confine.TooLargeError
 			if err != nil && !errors.As(err, &tl) {
 				return err
