@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/agyconf/agyconf/internal/agy"
@@ -122,7 +123,9 @@ func (im *importer) unknownKeys(rel string, m map[string]any, known ...string) {
 // and copies go under Out.
 func (im *importer) skills(dir, outDir string) []*model.Skill {
 	var out []*model.Skill
-	for _, e := range im.listDir(dir) {
+	entries := im.listDir(dir)
+	pre := im.prefetchSkills(dir, entries)
+	for i, e := range entries {
 		rel := join(dir, e.Name())
 		if e.Type()&fs.ModeSymlink != 0 {
 			if fi, err := im.tree.stat(rel); err == nil && fi.IsDir() {
@@ -141,21 +144,75 @@ func (im *importer) skills(dir, outDir string) []*model.Skill {
 			}
 			continue
 		}
-		if s := im.skill(rel, e.Name(), outDir); s != nil {
+		if s := im.skill(rel, e.Name(), outDir, pre[i]); s != nil {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-func (im *importer) skill(rel, name, outDir string) *model.Skill {
+// skillRead is what reading a skill folder gave: its SKILL.md, and, when
+// that read, the copy of the whole folder.
+type skillRead struct {
+	data     []byte
+	info     fs.FileInfo
+	err      error
+	files    []model.File
+	filesErr error
+}
+
+// prefetchWorkers read skill folders at once: reading is most of an
+// import of many skills, and each folder is read apart from the others.
+const prefetchWorkers = 4
+
+// prefetchSkills reads the skill folders among entries of dir on a few
+// goroutines, by index; judging what was read stays in order, in skill,
+// so the report and the output are the same as reading one by one.
+func (im *importer) prefetchSkills(dir string, entries []fs.DirEntry) []*skillRead {
+	pre := make([]*skillRead, len(entries))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < prefetchWorkers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				pre[i] = im.readSkill(join(dir, entries[i].Name()))
+			}
+		}()
+	}
+	for i, e := range entries {
+		if e.IsDir() && skillNameProblem(e.Name()) == "" {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
+	return pre
+}
+
+// readSkill reads the skill folder rel; it only reads (it runs on several
+// goroutines at once).
+func (im *importer) readSkill(rel string) *skillRead {
+	r := &skillRead{}
+	// Read once: the copy of the folder takes these bytes too.
+	r.data, r.info, r.err = im.tree.readFile(join(rel, "SKILL.md"), maxLiveFile)
+	if r.err == nil {
+		r.files, r.filesErr = im.readTree(rel, map[string]readFile{"SKILL.md": {r.data, r.info}})
+	}
+	return r
+}
+
+func (im *importer) skill(rel, name, outDir string, pre *skillRead) *model.Skill {
 	if p := skillNameProblem(name); p != "" {
 		im.skip(rel, "", "the skill name %q cannot be declared: %s", name, p)
 		return nil
 	}
 	md := join(rel, "SKILL.md")
-	// Read once: the copy of the folder below takes these bytes too.
-	data, info, err := im.tree.readFile(md, maxLiveFile)
+	if pre == nil {
+		pre = im.readSkill(rel)
+	}
+	data, err := pre.data, pre.err
 	if errors.Is(err, fs.ErrNotExist) {
 		im.skip(rel, "", "has no SKILL.md, so Antigravity does not load it")
 		return nil
@@ -176,7 +233,7 @@ func (im *importer) skill(rel, name, outDir string) *model.Skill {
 		im.skip(md, "", "the frontmatter names the skill %v, but its folder is %q; rename one of them", n, name)
 		return nil
 	}
-	files, err := im.readTree(rel, map[string]readFile{"SKILL.md": {data, info}})
+	files, err := pre.files, pre.filesErr
 	if im.linkRefused(rel, err) {
 		return nil
 	}

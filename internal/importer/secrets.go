@@ -246,16 +246,9 @@ func keySlot(file, ns, server, field, key, name string) slot {
 		ptr: pointer("mcpServers", server, field, key), jq: jqFilter(server, field, key, 0)}
 }
 
-// pointer is the RFC 6901 JSON pointer of a path of keys.
-func pointer(keys ...string) string {
-	esc := strings.NewReplacer("~", "~0", "/", "~1")
-	var b strings.Builder
-	for _, k := range keys {
-		b.WriteByte('/')
-		b.WriteString(esc.Replace(k))
-	}
-	return b.String()
-}
+// pointer is the RFC 6901 JSON pointer of a path of keys, as render
+// spells it.
+func pointer(keys ...string) string { return render.Pointer(keys...) }
 
 // jqFilter is the jq filter reading one value of an mcp_config.json:
 // mcpServers[server][field][key], or [idx] for an argument.
