@@ -72,6 +72,7 @@ timed() {
   read -r u s m <"$work/t.out"
   echo $((t1 - t0)) >>"$work/$name.wall"
   awk -v u="$u" -v s="$s" 'BEGIN {printf "%.0f\n", (u + s) * 1e9}' >>"$work/$name.cpu"
+  awk -v u="$u" 'BEGIN {printf "%.0f\n", u * 1e9}' >>"$work/$name.user"
   echo "$m" >>"$work/$name.rss"
 }
 median() { sort -n "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -85,6 +86,7 @@ for ((r = 0; r < runs; r++)); do
   timed validate1k "$A" validate -q --config "$work/1k.hcl"
   fresh; timed floor1k "$work/floor" "$work/tree-1k" "$work/root"
   fresh; timed render10k "$A" render -q --config "$work/10k.hcl" --root "$work/root" --instance bench
+  fresh; timed floor10k "$work/floor" "$work/tree-10k" "$work/root"
   # --check with and without the cache of the last render (its cache file
   # removed before each run), against diff -r of the tree and a copy.
   rm -rf "$work/tree-1k/.local/state/agyconf/cache"
@@ -107,6 +109,8 @@ r=$(m render1k wall) v=$(m validate1k wall) f=$(m floor1k wall)
 echo "| fresh render, 1k | $(ms "$r") | validate --config $(ms "$v") + floor $(ms "$f") | $(ratio "$r" $((v + f))) | ≤ 1.20× |"
 echo "| growth 1k → 10k, fresh render, CPU | $(ms "$(m render10k cpu)") | $(ms "$(m render1k cpu)") | $(ratio "$(m render10k cpu)" "$(m render1k cpu)") | ≤ 10.50× |"
 echo "| growth 1k → 10k, fresh render, wall | $(ms "$(m render10k wall)") | $(ms "$r") | $(ratio "$(m render10k wall)" "$r") | |"
+echo "| growth 1k → 10k, fresh render, user CPU | $(ms "$(m render10k user)") | $(ms "$(m render1k user)") | $(ratio "$(m render10k user)" "$(m render1k user)") | |"
+echo "| growth 1k → 10k, the floor's CPU (the filesystem's own) | $(ms "$(m floor10k cpu)") | $(ms "$(m floor1k cpu)") | $(ratio "$(m floor10k cpu)" "$(m floor1k cpu)") | |"
 echo "| render --check without the cache, 1k | $(ms "$(m checknocache wall)") | validate --config $(ms "$v") | $(ratio "$(m checknocache wall)" "$v") | ≤ 1.50× |"
 echo "| render --check with the cache, 1k | $(ms "$(m checkcache wall)") | diff -r $(ms "$(m diff1k wall)") | $(ratio "$(m checkcache wall)" "$(m diff1k wall)") | ≤ 1.20× |"
 echo "| validate PATH of the 1k tree ($(wc -l <"$work/files-1k") files) | $(ms "$(m validatepath wall)") | cat $(ms "$(m cat1k wall)") | $(ratio "$(m validatepath wall)" "$(m cat1k wall)") | ≤ 3.00× |"

@@ -67,10 +67,15 @@ func (d *dirHandles) acquire(root *os.Root, dir string) *dirHandle {
 	// the root would open every folder on the way again.
 	from, name := root, dir
 	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
-		if parent := d.acquire(root, dir[:i]); parent != nil {
-			defer d.release(parent)
-			from, name = parent.root, dir[i+1:]
+		parent := d.acquire(root, dir[:i])
+		if parent == nil {
+			// A folder whose parent cannot be opened cannot be either
+			// (a fresh render asks about many such): the caller reads
+			// through the root, which says why.
+			return nil
 		}
+		defer d.release(parent)
+		from, name = parent.root, dir[i+1:]
 	}
 	sub, err := from.OpenRoot(name)
 	if err != nil {
