@@ -210,7 +210,7 @@ func runImport(c *cli.Context) error {
 // as read from secret_file(), for import to keep out of what it prints.
 // An unreadable state is an error: without it import cannot tell.
 func stateSecrets(root string, scope model.Scope) (map[string][]string, error) {
-	fsys, err := confine.Open(root, confine.Options{})
+	fsys, err := confine.Open(root, confine.Options{KeepFolders: true})
 	if err != nil {
 		return nil, err
 	}

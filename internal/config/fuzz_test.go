@@ -158,6 +158,9 @@ func bodyDiff(a, b hcl.Body) string {
 			return fmt.Sprintf("block %d (%s at %v) differs", i, y.Blocks[i].Type, y.Blocks[i].DefRange())
 		}
 	}
+	if (x.Blocks == nil) != (y.Blocks == nil) {
+		return fmt.Sprintf("blocks nil: %v, want %v", x.Blocks == nil, y.Blocks == nil)
+	}
 	return "an attribute differs"
 }
 
@@ -408,6 +411,7 @@ hook "h" {
 	// "}" lines, each after a block that ends a line.
 	"skill \"a\" {\n  body = \"x\"\n}\nskill \"b\" {\n  body = \n}\n",
 	"x = {\n}\nskill \"a\" {\n}\nx = {\n}\n",
+	"x = {\n}\ny = 2\n", // top-level arguments only: no blocks in any piece
 	"rule \"r\" {\n  body = <<EOT\n}\n}\nEOT\n}\nrule \"s\" {\n  body = \"}\"\n}\r\nrule \"t\" {}\n",
 }
 

@@ -26,7 +26,8 @@ func parsePieces(data []byte, filename string, cuts []int) (*hcl.File, hcl.Diagn
 		return hclsyntax.ParseConfig(data, filename, hcl.InitialPos)
 	}
 	whole := func() (*hcl.File, hcl.Diagnostics) { return hclsyntax.ParseConfig(data, filename, hcl.InitialPos) }
-	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}}
+	// Empty, not nil, as hclsyntax makes them.
+	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, Blocks: hclsyntax.Blocks{}}
 	start, pos := 0, hcl.InitialPos
 	for i := 0; i <= len(cuts); i++ {
 		end := len(data)

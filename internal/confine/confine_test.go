@@ -507,7 +507,9 @@ func TestDirHandlesAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer plain.Close()
-	plain.dirs = nil // every read through the root alone
+	if plain.dirs != nil {
+		t.Fatal("a Root opened without KeepFolders keeps folders")
+	}
 	want := map[string]result{}
 	for op, read := range reads {
 		for _, n := range names {
@@ -515,7 +517,7 @@ func TestDirHandlesAgree(t *testing.T) {
 		}
 	}
 	for _, order := range [][]string{names, reversed(names)} {
-		r, err := Open(dir, Options{})
+		r, err := Open(dir, Options{KeepFolders: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -572,7 +574,7 @@ func TestDirHandlesConcurrent(t *testing.T) {
 		return len(es)
 	}
 	before := fds()
-	r, err := Open(dir, Options{})
+	r, err := Open(dir, Options{KeepFolders: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -607,5 +609,94 @@ func TestDirHandlesConcurrent(t *testing.T) {
 	r.Close()
 	if n := fds() - before; n > 0 {
 		t.Errorf("%d more files open after Close", n)
+	}
+}
+
+// TestDirHandlesFIFO: a FIFO where a folder should be is refused at once
+// through kept folders as through the root (os.Root.OpenRoot would block
+// on it). The deadline only keeps a regression from hanging the suite.
+func TestDirHandlesFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "a", "p"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := os.Symlink("p", filepath.Join(dir, "a", "link")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, Options{KeepFolders: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	done := make(chan error, 1)
+	go func() {
+		var errs []error
+		for _, n := range []string{"a/p/SKILL.md", "a/link/SKILL.md", "a/p/x/y"} {
+			_, err1 := r.Lstat(n)
+			_, _, err2 := r.ReadFile(n, 1<<10)
+			_, err3 := r.ReadDir(n)
+			for _, err := range []error{err1, err2, err3} {
+				if !errors.Is(err, syscall.ENOTDIR) {
+					errs = append(errs, fmt.Errorf("%s: %v, want ENOTDIR", n, err))
+				}
+			}
+		}
+		done <- errors.Join(errs...)
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("a read below a FIFO blocked")
+	}
+}
+
+// TestWriterRootFollowsNames: a Root that writes keeps no folders, so a
+// folder renamed away and replaced by a link out is refused on the next
+// read, and a folder made again at the name is the one read.
+func TestWriterRootFollowsNames(t *testing.T) {
+	base := t.TempDir()
+	dir, outside := filepath.Join(base, "root"), filepath.Join(base, "outside")
+	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a", "b", "f"), []byte("inside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if b, _, err := r.ReadFile("a/b/f", 1<<10); err != nil || string(b) != "inside" {
+		t.Fatalf("first read: %q, %v", b, err)
+	}
+	if err := os.Rename(filepath.Join(dir, "a", "b"), outside); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "a", "b")); err != nil {
+		t.Fatal(err)
+	}
+	// The folder's resolution is cached (link-free then), so the root
+	// itself refuses the name now that a link leads out there.
+	if b, _, err := r.ReadFile("a/b/f", 1<<10); err == nil {
+		t.Fatalf("read %q through a link out after the swap; want a refusal", b)
+	}
+	if err := os.Remove(filepath.Join(dir, "a", "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.MkdirAll("a/b", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteFile("a/b/f", []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _, err := r.ReadFile("a/b/f", 1<<10); err != nil || string(b) != "new" {
+		t.Fatalf("read after the folder was made again: %q, %v; want \"new\"", b, err)
 	}
 }

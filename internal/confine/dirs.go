@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // maxDirHandles bounds the folders a Root keeps open for reads: far below
@@ -20,9 +21,13 @@ const maxDirHandles = 64
 //
 // A handle is opened through the root, with the link-free name the walk
 // found, so it is a folder inside the root when it is opened; through it
-// no name can climb out of that folder (it is an os.Root). Only reads go
-// through handles: writes take the name from the root every time, so a
-// folder renamed away while agyconf holds a handle is never written into.
+// no name can climb out of that folder (it is an os.Root). Only a Root
+// opened with KeepFolders keeps handles, and only reads go through them:
+// a kept folder is the one its name led to when it was opened, so a read
+// through it after the folder was renamed away reads it where it went.
+// For a command that only reads that is a read a moment earlier; one that
+// writes takes every name from the root, so that its reads see what its
+// writes do.
 type dirHandles struct {
 	mu    sync.Mutex
 	open  map[string]*dirHandle
@@ -77,6 +82,16 @@ func (d *dirHandles) acquire(root *os.Root, dir string) *dirHandle {
 		defer d.release(parent)
 		from, name = parent.root, dir[i+1:]
 	}
+	// os.Root.OpenRoot opens without O_DIRECTORY or O_NONBLOCK, so a FIFO
+	// in a folder's place would block it: the name is opened as a folder
+	// first, non-blocking, and only a folder is opened as a root. (A FIFO
+	// swapped in between the two opens still blocks; only someone
+	// writing the tree while agyconf reads it can do that.)
+	f, err := from.OpenFile(name, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	f.Close()
 	sub, err := from.OpenRoot(name)
 	if err != nil {
 		return nil

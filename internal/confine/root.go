@@ -40,6 +40,13 @@ type Options struct {
 	// NoSync skips fsync: for fuzzing and property tests, which are about
 	// the bytes, not durability.
 	NoSync bool
+	// KeepFolders keeps the folders reads go through open (see
+	// dirHandles), for a Root nothing writes through: a command that
+	// only reads. A kept folder is the folder its name led to when it
+	// was opened, so a read through it after someone renames the folder
+	// away reads that folder where it went; a command that also writes
+	// must see what its writes see, and does not keep them.
+	KeepFolders bool
 }
 
 // Open opens dir, which must be an existing folder, as a Root.
@@ -56,8 +63,11 @@ func Open(dir string, o Options) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Root{dir: abs, real: real, root: r, noSync: o.NoSync,
-		cache: &resolveCache{dirs: map[string]string{}}, dirs: &dirHandles{open: map[string]*dirHandle{}}}, nil
+	root := &Root{dir: abs, real: real, root: r, noSync: o.NoSync, cache: &resolveCache{dirs: map[string]string{}}}
+	if o.KeepFolders {
+		root.dirs = &dirHandles{open: map[string]*dirHandle{}}
+	}
+	return root, nil
 }
 
 // Close closes the root; the Root and its Strict views are unusable after.

@@ -119,7 +119,9 @@ func Open(c *Config, o Options) (*Session, error) {
 // open is Open for a plan, wherever it came from. unnamed says the
 // instance is the default one nobody named.
 func open(plan *render.Plan, root string, a model.Agyconf, instance string, unnamed bool, o Options, c *Config) (*Session, error) {
-	fsys, err := confine.Open(root, confine.Options{})
+	// A command that only reads keeps the folders it reads open; one that
+	// writes reads every name from the root (confine.Options.KeepFolders).
+	fsys, err := confine.Open(root, confine.Options{KeepFolders: !o.Write})
 	if err != nil {
 		return nil, fmt.Errorf("render root: %w", err)
 	}
@@ -440,7 +442,8 @@ func CacheHit(configPath, rootFlag, instanceFlag string, check bool, identity st
 			continue
 		}
 		if hit := func() bool {
-			fsys, err := confine.Open(root, confine.Options{})
+			// Stamps only: nothing is written through this root.
+			fsys, err := confine.Open(root, confine.Options{KeepFolders: true})
 			if err != nil {
 				return false
 			}
@@ -465,7 +468,7 @@ func absPath(p string) string {
 // the given options would: what import's migration diff shows. It
 // writes nothing and creates nothing.
 func DecideFresh(plan *render.Plan, root string, a model.Agyconf, o Options) ([]apply.Change, error) {
-	fsys, err := confine.Open(root, confine.Options{})
+	fsys, err := confine.Open(root, confine.Options{KeepFolders: true})
 	if err != nil {
 		return nil, fmt.Errorf("render root: %w", err)
 	}

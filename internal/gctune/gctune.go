@@ -33,7 +33,11 @@ func Limit(live uint64) int64 {
 // Start applies the policy for the rest of the process, unless the
 // environment sets GOGC or GOMEMLIMIT: then the runtime does what it says.
 // It reports whether it did.
-func Start() bool {
+func Start() bool { return start(func() bool { return false }) }
+
+// start is Start, the policy ending once stopped reports true (for its
+// test, which must leave the runtime as it found it).
+func start(stopped func() bool) bool {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return false
 	}
@@ -45,6 +49,9 @@ func Start() bool {
 	// run after every collection.
 	var rearm func(*sentinel)
 	rearm = func(*sentinel) {
+		if stopped() {
+			return
+		}
 		metrics.Read(sample)
 		if sample[0].Value.Kind() == metrics.KindUint64 {
 			debug.SetMemoryLimit(Limit(sample[0].Value.Uint64()))

@@ -3,6 +3,7 @@ package gctune
 import (
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 	"testing"
 )
 
@@ -50,9 +51,15 @@ func TestLimitFollowsLiveHeap(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	gcPercent := debug.SetGCPercent(100)
 	limit := debug.SetMemoryLimit(-1)
-	t.Cleanup(func() { debug.SetGCPercent(gcPercent); debug.SetMemoryLimit(limit) })
+	var stop atomic.Bool
+	t.Cleanup(func() {
+		stop.Store(true)
+		runtime.GC() // the finalizer that runs now sees stop, and sets no other
+		debug.SetGCPercent(gcPercent)
+		debug.SetMemoryLimit(limit)
+	})
 
-	if !Start() {
+	if !start(stop.Load) {
 		t.Fatal("Start did not apply its policy with GOGC and GOMEMLIMIT unset")
 	}
 	if got := debug.SetMemoryLimit(-1); got != Base {

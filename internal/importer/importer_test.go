@@ -1199,3 +1199,65 @@ func lineDiff(got, want string) string {
 	}
 	return b.String()
 }
+
+// TestImportManySkills reads more skill folders than are read ahead at a
+// time, mixed with entries that are not read ahead (a file, a bad name, a
+// folder without SKILL.md): every skill is imported, in order, and every
+// other entry is reported where it stands. The race detector runs it in CI.
+func TestImportManySkills(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".gemini", "antigravity-cli", "skills")
+	n := prefetchWindow*3 + 5
+	var want []string
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("s%03d", i)
+		p := filepath.Join(dir, name)
+		switch i % 10 {
+		case 3:
+			// No SKILL.md.
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		case 7:
+			// Not a declarable name: never read ahead.
+			p = filepath.Join(dir, name+"_BAD NAME")
+		}
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		doc := fmt.Sprintf("---\nname: %s\ndescription: Skill %d\n---\nDo step %d.\n", filepath.Base(p), i, i)
+		if err := os.WriteFile(filepath.Join(p, "SKILL.md"), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if i%10 != 7 {
+			want = append(want, name)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductCLI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range res.Config.Skills {
+		got = append(got, s.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("imported skills %v, want %v", got, want)
+	}
+	reported := map[string]bool{}
+	for _, it := range res.Items {
+		reported[it.Path] = true
+	}
+	for i := 3; i < n; i += 10 {
+		if p := fmt.Sprintf(".gemini/antigravity-cli/skills/s%03d", i); !reported[p] {
+			t.Errorf("%s (no SKILL.md) is not reported", p)
+		}
+	}
+	if !reported[".gemini/antigravity-cli/skills/notes.txt"] {
+		t.Error("notes.txt is not reported")
+	}
+}

@@ -124,7 +124,7 @@ func (im *importer) unknownKeys(rel string, m map[string]any, known ...string) {
 func (im *importer) skills(dir, outDir string) []*model.Skill {
 	var out []*model.Skill
 	entries := im.listDir(dir)
-	pre := im.prefetchSkills(dir, entries)
+	ahead := im.readAhead(dir, entries)
 	for i, e := range entries {
 		rel := join(dir, e.Name())
 		if e.Type()&fs.ModeSymlink != 0 {
@@ -144,10 +144,11 @@ func (im *importer) skills(dir, outDir string) []*model.Skill {
 			}
 			continue
 		}
-		if s := im.skill(rel, e.Name(), outDir, pre[i]); s != nil {
+		if s := im.skill(rel, e.Name(), outDir, ahead.get(i)); s != nil {
 			out = append(out, s)
 		}
 	}
+	ahead.wait()
 	return out
 }
 
@@ -162,34 +163,74 @@ type skillRead struct {
 }
 
 // prefetchWorkers read skill folders at once: reading is most of an
-// import of many skills, and each folder is read apart from the others.
-const prefetchWorkers = 4
+// import of many skills, and each folder is read apart from the others;
+// at most prefetchWindow folders are read ahead of the one being judged,
+// which bounds what is held of folders judged later (and maybe refused).
+const (
+	prefetchWorkers = 4
+	prefetchWindow  = 32
+)
 
-// prefetchSkills reads the skill folders among entries of dir on a few
-// goroutines, by index; judging what was read stays in order, in skill,
-// so the report and the output are the same as reading one by one.
-func (im *importer) prefetchSkills(dir string, entries []fs.DirEntry) []*skillRead {
-	pre := make([]*skillRead, len(entries))
+// ahead reads the skill folders among a folder's entries on a few
+// goroutines, ahead of the loop that judges them in order (in skill), so
+// the report and the output are the same as reading one by one.
+type ahead struct {
+	read  []bool // entry i is read ahead: a folder with a declarable name
+	res   []*skillRead
+	done  []chan struct{}
+	slots chan struct{}
+	idle  sync.WaitGroup
+}
+
+func (im *importer) readAhead(dir string, entries []fs.DirEntry) *ahead {
+	a := &ahead{read: make([]bool, len(entries)), res: make([]*skillRead, len(entries)),
+		done: make([]chan struct{}, len(entries)), slots: make(chan struct{}, prefetchWindow)}
+	for i, e := range entries {
+		if e.IsDir() && skillNameProblem(e.Name()) == "" {
+			a.read[i], a.done[i] = true, make(chan struct{})
+		}
+	}
 	next := make(chan int)
-	var wg sync.WaitGroup
 	for w := 0; w < prefetchWorkers; w++ {
-		wg.Add(1)
+		a.idle.Add(1)
 		go func() {
-			defer wg.Done()
+			defer a.idle.Done()
 			for i := range next {
-				pre[i] = im.readSkill(join(dir, entries[i].Name()))
+				a.res[i] = im.readSkill(join(dir, entries[i].Name()))
+				close(a.done[i])
 			}
 		}()
 	}
-	for i, e := range entries {
-		if e.IsDir() && skillNameProblem(e.Name()) == "" {
-			next <- i
+	a.idle.Add(1)
+	go func() {
+		defer a.idle.Done()
+		defer close(next)
+		for i := range entries {
+			if a.read[i] {
+				a.slots <- struct{}{} // freed by get(i)
+				next <- i
+			}
 		}
-	}
-	close(next)
-	wg.Wait()
-	return pre
+	}()
+	return a
 }
+
+// get is what was read of entry i (nil for an entry not read ahead); the
+// loop asks for every entry read ahead, in order.
+func (a *ahead) get(i int) *skillRead {
+	if !a.read[i] {
+		return nil
+	}
+	<-a.done[i]
+	r := a.res[i]
+	a.res[i] = nil
+	<-a.slots
+	return r
+}
+
+// wait returns once every goroutine is done: each entry read ahead has
+// been asked for by then.
+func (a *ahead) wait() { a.idle.Wait() }
 
 // readSkill reads the skill folder rel; it only reads (it runs on several
 // goroutines at once).

@@ -25,7 +25,8 @@ type tree struct {
 }
 
 func openTree(dir string, followOut bool) (*tree, error) {
-	r, err := confine.Open(dir, confine.Options{})
+	// import only reads the tree: its folders stay open while it does.
+	r, err := confine.Open(dir, confine.Options{KeepFolders: true})
 	if err != nil {
 		return nil, err
 	}

@@ -63,6 +63,16 @@ func FuzzMayName(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// UTF-16 with a byte order mark, which the YAML reader decodes.
+	utf16be := func(s string) []byte {
+		out := []byte{0xfe, 0xff}
+		for _, r := range s {
+			out = append(out, 0, byte(r))
+		}
+		return out
+	}
+	f.Add(append(append([]byte("---\n"), utf16be("name: x\ndescription: d\ndisable-slash-command: true\n")...), []byte("\x00\n---\nbody\n")...))
+	f.Add(append(append([]byte("---\n"), utf16be("model: m\n")...), []byte("\x00\n---\n")...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, k := range []kind{kindSkill, kindAgent} {
 			if mayName(data, gatedKeys(k)) {

@@ -106,14 +106,18 @@ func gatedKeys(k kind) []string {
 }
 
 // mayName reports whether YAML text could hold a key named one of keys:
-// it spells one of them, or holds a backslash. A YAML key is its own
-// characters but for the escapes of double-quoted strings, so text that
-// spells none of the names and has no escape names none of them either,
-// and the parse is skipped (most SKILL.md hold only name and
-// description). FuzzMayName checks it against the parse.
+// it spells one of them, or holds a backslash, a NUL or a byte past
+// ASCII. A YAML key is its own characters but for the escapes of
+// double-quoted strings, in ASCII text (the YAML reader also honours a
+// UTF-16 byte order mark, whose text spells nothing bytewise), so text
+// that spells none of the names names none of them, and the parse is
+// skipped (most SKILL.md hold only name and description). FuzzMayName
+// checks it against the parse.
 func mayName(text []byte, keys []string) bool {
-	if bytes.IndexByte(text, '\\') >= 0 {
-		return true
+	for _, b := range text {
+		if b == '\\' || b == 0 || b >= 0x80 {
+			return true
+		}
 	}
 	for _, k := range keys {
 		if bytes.Contains(text, []byte(k)) {
