@@ -5,7 +5,6 @@ import (
 	"path"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // maxDirHandles bounds the folders a Root keeps open for reads: far below
@@ -83,15 +82,13 @@ func (d *dirHandles) acquire(root *os.Root, dir string) *dirHandle {
 		from, name = parent.root, dir[i+1:]
 	}
 	// os.Root.OpenRoot opens without O_DIRECTORY or O_NONBLOCK, so a FIFO
-	// in a folder's place would block it: the name is opened as a folder
-	// first, non-blocking, and only a folder is opened as a root. (A FIFO
-	// swapped in between the two opens still blocks; only someone
-	// writing the tree while agyconf reads it can do that.)
-	f, err := from.OpenFile(name, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
-	if err != nil {
+	// in a folder's place would block it: only what is a folder is
+	// opened as a root. (A FIFO swapped in between the look and the open
+	// still blocks; only someone writing the tree while agyconf reads it
+	// can do that.)
+	if fi, err := from.Lstat(name); err != nil || !fi.IsDir() {
 		return nil
 	}
-	f.Close()
 	sub, err := from.OpenRoot(name)
 	if err != nil {
 		return nil
