@@ -22,10 +22,10 @@ const pieceSize = 64 << 10
 // to report, or two pieces set the same top-level argument, the file is
 // parsed whole instead, so that every diagnostic is exactly hclsyntax's.
 func parsePieces(data []byte, filename string, cuts []int) (*hcl.File, hcl.Diagnostics) {
-	if len(cuts) == 0 {
-		return hclsyntax.ParseConfig(data, filename, hcl.InitialPos)
-	}
 	whole := func() (*hcl.File, hcl.Diagnostics) { return hclsyntax.ParseConfig(data, filename, hcl.InitialPos) }
+	if len(cuts) == 0 {
+		return whole()
+	}
 	// Empty, not nil, as hclsyntax makes them.
 	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, Blocks: hclsyntax.Blocks{}}
 	start, pos := 0, hcl.InitialPos

@@ -1206,37 +1206,27 @@ func lineDiff(got, want string) string {
 // other entry is reported where it stands. The race detector runs it in CI.
 func TestImportManySkills(t *testing.T) {
 	root := t.TempDir()
-	dir := filepath.Join(root, ".gemini", "antigravity-cli", "skills")
+	const dir = ".gemini/antigravity-cli/skills/"
 	n := prefetchWindow*3 + 5
 	var want []string
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("s%03d", i)
-		p := filepath.Join(dir, name)
 		switch i % 10 {
 		case 3:
 			// No SKILL.md.
-			if err := os.MkdirAll(p, 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(root, dir, name), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			continue
 		case 7:
 			// Not a declarable name: never read ahead.
-			p = filepath.Join(dir, name+"_BAD NAME")
-		}
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		doc := fmt.Sprintf("---\nname: %s\ndescription: Skill %d\n---\nDo step %d.\n", filepath.Base(p), i, i)
-		if err := os.WriteFile(filepath.Join(p, "SKILL.md"), []byte(doc), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if i%10 != 7 {
+			name += "_BAD NAME"
+		default:
 			want = append(want, name)
 		}
+		plant(t, root, dir+name+"/SKILL.md", fmt.Sprintf("---\nname: %s\ndescription: Skill %d\n---\nDo step %d.\n", name, i, i))
 	}
-	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	plant(t, root, dir+"notes.txt", "x")
 	res, err := Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductCLI})
 	if err != nil {
 		t.Fatal(err)

@@ -239,7 +239,7 @@ func (im *importer) readSkill(rel string) *skillRead {
 	// Read once: the copy of the folder takes these bytes too.
 	r.data, r.info, r.err = im.tree.readFile(join(rel, "SKILL.md"), maxLiveFile)
 	if r.err == nil {
-		r.files, r.filesErr = im.readTree(rel, map[string]readFile{"SKILL.md": {r.data, r.info}})
+		r.files, r.filesErr = im.readTree(rel, r.data, r.info)
 	}
 	return r
 }
@@ -419,17 +419,10 @@ func (im *importer) flatSkill(dir, rel, name, outDir string) *model.Skill {
 
 // readTree reads a skill folder (rel, below the root) as internal/config
 // does: regular files only, hidden entries skipped, at most 1,000 files
-// and 8 MiB; a link anywhere in it is refused.
-// readFile is a file's bytes and what the open file's fstat said.
-type readFile struct {
-	data []byte
-	info fs.FileInfo
-}
-
-// readTree copies the folder rel. read are files of it read already, by
-// path below rel: taken as they are rather than read again, when within
-// what the copy may still take.
-func (im *importer) readTree(rel string, read map[string]readFile) ([]model.File, error) {
+// and 8 MiB; a link anywhere in it is refused. mdData and mdInfo are its
+// SKILL.md, read already: taken as they are rather than read again, when
+// within what the copy may still take.
+func (im *importer) readTree(rel string, mdData []byte, mdInfo fs.FileInfo) ([]model.File, error) {
 	var files []model.File
 	total := 0
 	var walk func(sub string) error
@@ -454,13 +447,10 @@ func (im *importer) readTree(rel string, read map[string]readFile) ([]model.File
 			case !e.Type().IsRegular():
 				return fmt.Errorf("%s is not a regular file", p)
 			}
-			var data []byte
-			var info fs.FileInfo
-			var err error
-			if r, ok := read[p]; ok && r.info.Size() <= int64(8<<20-total) && len(r.data) <= 8<<20-total {
-				data, info = r.data, r.info
-			} else {
-				data, info, err = im.tree.readFile(join(rel, p), int64(8<<20-total))
+			room := 8<<20 - total
+			data, info, err := mdData, mdInfo, error(nil)
+			if p != "SKILL.md" || mdInfo == nil || mdInfo.Size() > int64(room) || len(mdData) > room {
+				data, info, err = im.tree.readFile(join(rel, p), int64(room))
 			}
 			var tl *confine.TooLargeError
 			if err != nil && !errors.As(err, &tl) {
