@@ -19,6 +19,7 @@
 package confine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -119,10 +120,13 @@ func readOpen(f *os.File, name string, limit int64) ([]byte, fs.FileInfo, error)
 		return nil, nil, &TooLargeError{Path: name, Size: st.Size(), Limit: limit}
 	}
 	// Size is a hint: /proc files say 0, and a file may grow while read.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// Room for it and bytes.MinRead more reads a file of that size with
+	// no copy, and sees that it grew.
+	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, nil, &TooLargeError{Path: name, Size: -1, Limit: limit}
 	}

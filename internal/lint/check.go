@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
@@ -45,11 +46,14 @@ func (c *checker) gated(v agy.Version, f Finding) (Finding, bool) {
 	return f, true
 }
 
+// checker lints documents. One checker checks one document at a time;
+// Paths checks files on several goroutines with a copy of the checker
+// each (worker), sharing memo and what is read-only while files are
+// checked.
 type checker struct {
 	// version is Options.AgyVersion: what since judges against.
 	version    agy.Version
-	validators map[string]*schema.Validator // compiled on first use
-	props      map[string][]string          // schema.Properties, by schema and pointer
+	memo       *memo
 	lookPath   func(string) (string, error)
 	stat       func(string) (fs.FileInfo, error)
 	credential *regexp.Regexp
@@ -58,13 +62,9 @@ type checker struct {
 	// being checked may list; unlisted counts those past it.
 	unknownBudget, unlisted int
 	// servers are the MCP servers of the files validate was given, for
-	// permission entries naming a plugin's (nil for a lone document).
-	servers *serverIndex
-	// budget are the user and workspace rule texts a run met, in order,
-	// judged together against agy's rule budget (RuleBudget).
-	budget []BudgetEntry
-	// plugins remembers which folders hold a plugin.json.
-	plugins pluginDirs
+	// permission entries naming a plugin's (nil for a lone document). It
+	// reads them on first use: only a settings file needs them.
+	servers func() *serverIndex
 	// machine runs the rules that depend on this machine: a command on
 	// PATH, a file's mode. Without it only what the bytes say is checked,
 	// the same anywhere (what render checks its own documents with).
@@ -78,9 +78,7 @@ func newChecker(opts Options) *checker {
 	return &checker{
 		stat:       opts.Stat,
 		version:    opts.AgyVersion,
-		validators: map[string]*schema.Validator{},
-		props:      map[string][]string{},
-		plugins:    pluginDirs{},
+		memo:       &memo{validators: map[string]*compiled{}, props: map[string][]string{}, plugins: newPluginDirs(), matchers: map[string][2]string{}},
 		lookPath:   opts.LookPath,
 		machine:    true,
 		reference:  regexp.MustCompile(`^(Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$`),
@@ -88,18 +86,42 @@ func newChecker(opts Options) *checker {
 	}
 }
 
+// memo is what a run's checkers build once and share, each part safe
+// for concurrent use.
+type memo struct {
+	mu sync.Mutex
+	// validators are compiled on first use, each once.
+	validators map[string]*compiled
+	// props are schema.Properties, by schema and pointer.
+	props map[string][]string
+	// plugins remembers which folders hold a plugin.json.
+	plugins *pluginDirs
+	// matchers are hook matchers judged, with their finding's rule and
+	// message (matcher).
+	matchers map[string][2]string
+}
+
+// compiled is one schema's Validator, compiled by the first checker that
+// needs it while any other waits.
+type compiled struct {
+	once sync.Once
+	v    *schema.Validator
+	err  error
+}
+
 // validator compiles a schema the first time a document needs it:
-// compiling all of them up front cost most of a small run.
+// compiling all of them up front cost most of a small run. Two checkers
+// compiling different schemas do not wait for each other.
 func (c *checker) validator(name string) (*schema.Validator, error) {
-	if v, ok := c.validators[name]; ok {
-		return v, nil
+	c.memo.mu.Lock()
+	e, ok := c.memo.validators[name]
+	if !ok {
+		e = &compiled{}
+		c.memo.validators[name] = e
 	}
-	v, err := schema.NewValidator(name)
-	if err != nil {
-		return nil, err
-	}
-	c.validators[name] = v
-	return v, nil
+	c.memo.mu.Unlock()
+	e.once.Do(func() { e.v, e.err = schema.NewValidator(name) })
+	return e.v, e.err
 }
 
 func schemaName(k kind) string {
@@ -143,10 +165,12 @@ func readLimited(path string) ([]byte, fs.FileInfo, error) {
 	return data, fi, err
 }
 
-func (c *checker) file(path string, k kind) ([]Finding, error) {
+// file lints the file at path, of kind k. A user or workspace rule text is
+// also returned as the run's budget entry, for RuleBudget.
+func (c *checker) file(path string, k kind) ([]Finding, *BudgetEntry, error) {
 	if k == kindSkillFlat {
 		return []Finding{{Rule: "skill/flat-file", Severity: severityOf("skill/flat-file"), File: path,
-			Message: "a flat skill file: the CLI docs show one (.agents/skills/<name>.md), while a probe found a flat file never discovered (reference §5, 2026-12 §7); every source has agy discover " + filepath.ToSlash(filepath.Join("skills", strings.TrimSuffix(filepath.Base(path), ".md"), "SKILL.md")) + ": move it there"}}, nil
+			Message: "a flat skill file: the CLI docs show one (.agents/skills/<name>.md), while a probe found a flat file never discovered (reference §5, 2026-12 §7); every source has agy discover " + filepath.ToSlash(filepath.Join("skills", strings.TrimSuffix(filepath.Base(path), ".md"), "SKILL.md")) + ": move it there"}}, nil, nil
 	}
 	var pre []Finding
 	if k == kindAgentFlat {
@@ -157,34 +181,35 @@ func (c *checker) file(path string, k kind) ([]Finding, error) {
 	}
 	if k == kindHooksUnread {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
-			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil
+			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil, nil
 	}
 	if k == kindSkillLegacy {
 		abs, _ := filepath.Abs(path)
 		l, _ := legacyFolderOf(strings.Split(filepath.ToSlash(abs), "/"))
 		return []Finding{{Rule: "skill/legacy-folder", Severity: severityOf("skill/legacy-folder"), File: path,
-			Message: fmt.Sprintf("this skill has no effect: %s is %s; move its folder to %s (docs/agy-facts.md gives the sources)", agy.ScopePath(l.Scope, l.Path), l.Why, legacyTarget(l))}}, nil
+			Message: fmt.Sprintf("this skill has no effect: %s is %s; move its folder to %s (docs/agy-facts.md gives the sources)", agy.ScopePath(l.Scope, l.Path), l.Why, legacyTarget(l))}}, nil, nil
 	}
 	if k == kindSettingsUnread {
 		u, _ := agy.UnreadFileAt(filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))))
 		return []Finding{{Rule: "settings/not-read", Severity: severityOf("settings/not-read"), File: path,
-			Message: "what this file holds has no effect: " + u.Why + "; declare settings and permissions in ~/.gemini/antigravity-cli/settings.json (docs/agy-facts.md gives the sources)"}}, nil
+			Message: "what this file holds has no effect: " + u.Why + "; declare settings and permissions in ~/.gemini/antigravity-cli/settings.json (docs/agy-facts.md gives the sources)"}}, nil, nil
 	}
 	data, fi, err := readLimited(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if k == kindIgnore {
-		return append(pre, capFindings(ignoreFindings(path, data), 0)...), nil
+		return append(pre, capFindings(ignoreFindings(path, data), 0)...), nil, nil
 	}
-	if k == kindRuleText || (k == kindRule && !c.plugins.is(filepath.Dir(filepath.Dir(path)))) {
+	var budget *BudgetEntry
+	if k == kindRuleText || (k == kindRule && !c.memo.plugins.is(filepath.Dir(filepath.Dir(path)))) {
 		// A plugin's rules are not user or workspace rules: agy's rule
 		// budget is theirs alone (CLI changelog 1.2.7).
 		text, _ := ruleText(data)
-		c.budget = append(c.budget, BudgetEntry{Path: path, Text: text})
+		budget = &BudgetEntry{Path: path, Text: text}
 	}
-	out, err := c.check(path, k, data, fi.Mode().Perm(), c.plugins.is(filepath.Dir(path)))
-	return append(pre, out...), err
+	out, err := c.check(path, k, data, fi.Mode().Perm(), c.memo.plugins.is(filepath.Dir(path)))
+	return append(pre, out...), budget, err
 }
 
 // check lints the bytes of one document of kind k, named path in
@@ -543,11 +568,9 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 					continue
 				}
 				if m, ok := obj["matcher"].(string); ok && m != "" && m != "*" {
-					l, col := loc.value(ip + "/matcher")
-					if _, err := regexp.Compile(m); err != nil {
-						add("hooks/matcher-regexp", l, col, ip+"/matcher", fmt.Sprintf("matcher %q is not a valid regular expression (%v): agy loads it without compiling it, and it will not match as meant; use \"\" or \"*\" for every tool (reference §2.3)", m, err))
-					} else if why := neverMatches(m); why != "" {
-						add("hooks/matcher-never-matches", l, col, ip+"/matcher", fmt.Sprintf("matcher %q %s", m, why))
+					if rule, msg := c.memo.matcher(m); rule != "" {
+						l, col := loc.value(ip + "/matcher")
+						add(rule, l, col, ip+"/matcher", msg)
 					}
 				}
 				hs, _ := obj["hooks"].([]any)
@@ -560,6 +583,27 @@ func (c *checker) hooks(root any, loc *locator, inPlugin bool, add func(string, 
 			}
 		}
 	}
+}
+
+// matcher judges a hook's matcher: the rule and message of its finding,
+// or "" for none. A file of a hundred hooks has the same few matchers, so
+// each is compiled once a run.
+func (m *memo) matcher(pattern string) (rule, msg string) {
+	m.mu.Lock()
+	v, ok := m.matchers[pattern]
+	m.mu.Unlock()
+	if ok {
+		return v[0], v[1]
+	}
+	if _, err := regexp.Compile(pattern); err != nil {
+		rule, msg = "hooks/matcher-regexp", fmt.Sprintf("matcher %q is not a valid regular expression (%v): agy loads it without compiling it, and it will not match as meant; use \"\" or \"*\" for every tool (reference §2.3)", pattern, err)
+	} else if why := neverMatches(pattern); why != "" {
+		rule, msg = "hooks/matcher-never-matches", fmt.Sprintf("matcher %q %s", pattern, why)
+	}
+	m.mu.Lock()
+	m.matchers[pattern] = [2]string{rule, msg}
+	m.mu.Unlock()
+	return rule, msg
 }
 
 // neverMatches says why a matcher that compiles selects no tool, or "".

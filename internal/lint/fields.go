@@ -71,14 +71,20 @@ func unknownWhy(rule string) string {
 // properties caches schema.Properties for one run.
 func (c *checker) properties(name, ptr string) ([]string, error) {
 	key := name + "#" + ptr
-	if p, ok := c.props[key]; ok {
+	c.memo.mu.Lock()
+	p, ok := c.memo.props[key]
+	c.memo.mu.Unlock()
+	if ok {
 		return p, nil
 	}
+	// Two checkers may both look the same key up; both get the same.
 	p, err := schema.Properties(name, ptr)
 	if err != nil {
 		return nil, err
 	}
-	c.props[key] = p
+	c.memo.mu.Lock()
+	c.memo.props[key] = p
+	c.memo.mu.Unlock()
 	return p, nil
 }
 

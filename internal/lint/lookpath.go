@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -17,14 +18,33 @@ import (
 // listing only rules folders out; a name a folder lists is then looked up
 // by exec.LookPath itself, so what this finds is what exec.LookPath finds
 // (a folder that cannot be listed is tried name by name; on darwin every
-// name goes to exec.LookPath). Not for concurrent use.
+// name goes to exec.LookPath). Each name is looked up once a run: a
+// thousand servers started by npx ask once. Safe for concurrent use.
 type pathIndex struct {
-	dirs    []string
-	listing map[string]map[string]bool // nil: the folder could not be listed
+	dirs []string
+	// listing holds the names in each of dirs, listed once, all at the
+	// first lookup or by prefetch; nil: the folder could not be listed.
+	once    sync.Once
+	listing []map[string]bool
+	mu      sync.Mutex
+	found   map[string]lookup
+}
+
+type lookup struct {
+	path string
+	err  error
 }
 
 func newPathIndex(path string) *pathIndex {
-	return &pathIndex{dirs: filepath.SplitList(path), listing: map[string]map[string]bool{}}
+	return &pathIndex{dirs: filepath.SplitList(path), found: map[string]lookup{}}
+}
+
+// prefetch lists PATH's folders now, as a lookup would: for a goroutine
+// of its own while the files are found.
+func (p *pathIndex) prefetch() {
+	if runtime.GOOS != "darwin" {
+		p.once.Do(p.list)
+	}
 }
 
 func (p *pathIndex) lookPath(name string) (string, error) {
@@ -33,8 +53,22 @@ func (p *pathIndex) lookPath(name string) (string, error) {
 		// does not say what a lookup finds.
 		return exec.LookPath(name)
 	}
-	for _, dir := range p.dirs {
-		if names, listed := p.list(dir); listed && !names[name] {
+	p.mu.Lock()
+	l, ok := p.found[name]
+	p.mu.Unlock()
+	if !ok {
+		l.path, l.err = p.search(name)
+		p.mu.Lock()
+		p.found[name] = l
+		p.mu.Unlock()
+	}
+	return l.path, l.err
+}
+
+func (p *pathIndex) search(name string) (string, error) {
+	p.once.Do(p.list)
+	for i, dir := range p.dirs {
+		if names := p.listing[i]; names != nil && !names[name] {
 			continue
 		}
 		full := filepath.Join(dir, name)
@@ -55,25 +89,39 @@ func (p *pathIndex) lookPath(name string) (string, error) {
 	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 }
 
-// list returns the names in dir, and whether it could be listed.
-func (p *pathIndex) list(dir string) (map[string]bool, bool) {
-	names, seen := p.listing[dir]
-	if !seen {
-		// Names only: os.ReadDir would sort them and make an entry of
-		// each, for a /usr/bin of thousands. O_DIRECTORY and O_NONBLOCK:
-		// a FIFO named in PATH fails at once instead of blocking.
-		if f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0); err == nil {
-			if es, err := f.Readdirnames(-1); err == nil {
-				names = make(map[string]bool, len(es))
-				for _, e := range es {
-					names[e] = true
-				}
-			}
-			f.Close()
+// list lists every folder of PATH, each once however often PATH names it.
+func (p *pathIndex) list() {
+	p.listing = make([]map[string]bool, len(p.dirs))
+	seen := map[string]map[string]bool{}
+	for i, dir := range p.dirs {
+		names, ok := seen[dir]
+		if !ok {
+			names = listNames(dir)
+			seen[dir] = names
 		}
-		p.listing[dir] = names
+		p.listing[i] = names
 	}
-	return names, names != nil
+}
+
+// listNames returns the names in dir, nil if it cannot be listed. Names
+// only: os.ReadDir would sort them and make an entry of each, for a
+// /usr/bin of thousands. O_DIRECTORY and O_NONBLOCK: a FIFO named in PATH
+// fails at once instead of blocking.
+func listNames(dir string) map[string]bool {
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	es, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil
+	}
+	names := make(map[string]bool, len(es))
+	for _, e := range es {
+		names[e] = true
+	}
+	return names
 }
 
 func executable(fi fs.FileInfo) bool {

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -50,12 +51,27 @@ func TestPathIndexAgreesWithLookPath(t *testing.T) {
 	} {
 		t.Setenv("PATH", path)
 		idx := newPathIndex(path)
-		for _, name := range names {
-			want, werr := exec.LookPath(name)
-			got, gerr := idx.lookPath(name)
-			if (werr == nil) != (gerr == nil) || (werr == nil && got != want) {
-				t.Errorf("PATH=%s %q: index %q, %v; exec.LookPath %q, %v", path, name, got, gerr, want, werr)
-			}
+		if path[0] == '.' {
+			idx.prefetch() // listed ahead, as Paths lists it while searching
 		}
+		// Each name is asked from four goroutines at once, twice: the
+		// second answer is the one remembered.
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 2 {
+					for _, name := range names {
+						want, werr := exec.LookPath(name)
+						got, gerr := idx.lookPath(name)
+						if (werr == nil) != (gerr == nil) || (werr == nil && got != want) {
+							t.Errorf("PATH=%s %q: index %q, %v; exec.LookPath %q, %v", path, name, got, gerr, want, werr)
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/agyconf/agyconf/internal/agy"
 )
 
-// Options control a lint run.
+// Options control a lint run. Paths checks files on several goroutines,
+// but calls LookPath and Stat from one at a time.
 type Options struct {
 	// LookPath finds a hook's bare command name; nil means PATH's, as
 	// exec.LookPath finds it.
@@ -66,46 +68,89 @@ func isRoot(name string) bool {
 
 // Paths lints every Antigravity file in paths: files are recognised by
 // name, folders are searched for global, workspace and plugin layouts.
+// Files are checked while the folders are still being searched, on as
+// many goroutines as Go runs at once; the findings are the same, in the
+// same order, as one goroutine's, and so is the error: that of the search
+// if it fails, else the first file's that fails, in the search's order.
 func Paths(paths []string, opts Options) ([]Finding, error) {
+	// PATH's folders are listed on a goroutine of their own while the
+	// tree is searched, once a path may name a command: a folder, or one
+	// of the files that do.
+	prefetch := func() {}
 	if opts.LookPath == nil {
-		opts.LookPath = newPathIndex(os.Getenv("PATH")).lookPath
+		ix := newPathIndex(os.Getenv("PATH"))
+		prefetch = sync.OnceFunc(func() { go ix.prefetch() })
+		opts.LookPath = ix.lookPath
+	} else {
+		opts.LookPath = serialized(opts.LookPath)
+	}
+	if opts.Stat != nil {
+		opts.Stat = serialized(opts.Stat)
 	}
 	c := newChecker(opts)
 	c.machine = !opts.BytesOnly
-	var todo []found
+	q := newQueue()
+	go func() { q.close(search(paths, c.memo.plugins, prefetch, q.add)) }()
+	// Permission entries name plugins' MCP servers: the servers of every
+	// plugin among the files are known before any file is judged. Only a
+	// settings file asks, so only then are they read, once the search is
+	// over.
+	c.servers = sync.OnceValue(func() *serverIndex { return indexServers(q.found(), c.memo.plugins) })
+	jobs, err := q.run(c)
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	var budget []BudgetEntry
+	for _, j := range jobs {
+		if j.err != nil {
+			return nil, j.err
+		}
+		out = append(out, j.findings...)
+		if j.budget != nil {
+			budget = append(budget, *j.budget)
+		}
+	}
+	out = append(out, RuleBudget(budget)...)
+	Sort(out)
+	return out, nil
+}
+
+// search finds the files of paths, in order, handing each to add.
+func search(paths []string, plugins *pluginDirs, prefetch func(), add func(found)) error {
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !fi.IsDir() {
 			k, ok := classifyFile(p)
 			if !ok {
-				return nil, fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, ~/.gemini/config/config.json, SKILL.md, agent.md, .antigravityignore, ~/.gemini/GEMINI.md or AGENTS.md, or a .md under rules/, workflows/, agents/)", p)
+				return fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, ~/.gemini/config/config.json, SKILL.md, agent.md, .antigravityignore, ~/.gemini/GEMINI.md or AGENTS.md, or a .md under rules/, workflows/, agents/)", p)
 			}
-			todo = append(todo, found{p, k})
+			if k == kindMCP || k == kindHooks {
+				prefetch()
+			}
+			add(found{p, k})
 			continue
 		}
-		files, err := discover(p, c.plugins)
-		if err != nil {
-			return nil, err
+		prefetch()
+		if err := discover(p, plugins, add); err != nil {
+			return err
 		}
-		todo = append(todo, files...)
 	}
-	// Permission entries name plugins' MCP servers: the servers of every
-	// plugin among the files are known before any file is judged.
-	c.servers = indexServers(todo, c.plugins)
-	var out []Finding
-	for _, f := range todo {
-		fs, err := c.file(f.path, f.kind)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fs...)
+	return nil
+}
+
+// serialized lets one goroutine at a time call f: Options' LookPath and
+// Stat are the caller's, not known to be safe for concurrent use.
+func serialized[T any](f func(string) (T, error)) func(string) (T, error) {
+	var mu sync.Mutex
+	return func(s string) (T, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return f(s)
 	}
-	out = append(out, RuleBudget(c.budget)...)
-	Sort(out)
-	return out, nil
 }
 
 // ignoreFile is the name of a workspace's .antigravityignore, its path
@@ -122,14 +167,24 @@ func fileIsPluginDir(dir string) bool {
 
 // pluginDirs answers fileIsPluginDir once per folder in a run: discover
 // asks for every file, and the checks again for the file's folder and its
-// parent.
-type pluginDirs map[string]bool
+// parent. It is safe for concurrent use.
+type pluginDirs struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
 
-func (p pluginDirs) is(dir string) bool {
-	is, ok := p[dir]
+func newPluginDirs() *pluginDirs { return &pluginDirs{m: map[string]bool{}} }
+
+func (p *pluginDirs) is(dir string) bool {
+	p.mu.Lock()
+	is, ok := p.m[dir]
+	p.mu.Unlock()
 	if !ok {
+		// Two checkers may both stat the same folder; both get the same.
 		is = fileIsPluginDir(dir)
-		p[dir] = is
+		p.mu.Lock()
+		p.m[dir] = is
+		p.mu.Unlock()
 	}
 	return is
 }
@@ -139,11 +194,12 @@ type found struct {
 	kind kind
 }
 
-// discover walks a folder for the files Antigravity reads.
-func discover(dir string, plugins pluginDirs) ([]found, error) {
+// discover walks a folder for the files Antigravity reads, handing each
+// to add in the walk's order.
+func discover(dir string, plugins *pluginDirs, add func(found)) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	base := strings.Split(filepath.ToSlash(abs), "/")
 	// The given folder counts as inside a layout when it is a root, a
@@ -154,8 +210,7 @@ func discover(dir string, plugins pluginDirs) ([]found, error) {
 			givenInside = true
 		}
 	}
-	var out []found
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -175,7 +230,7 @@ func discover(dir string, plugins pluginDirs) ([]found, error) {
 		}
 		if d.Name() == ignoreFile() {
 			// At the workspace root, outside every customization root.
-			out = append(out, found{p, kindIgnore})
+			add(found{p, kindIgnore})
 			return nil
 		}
 		inside := givenInside || plugins.is(filepath.Dir(p))
@@ -195,11 +250,10 @@ func discover(dir string, plugins pluginDirs) ([]found, error) {
 					return nil // not a settings file Antigravity reads
 				}
 			}
-			out = append(out, found{p, k})
+			add(found{p, k})
 		}
 		return nil
 	})
-	return out, err
 }
 
 // legacyFolderOf finds the legacy folder (agy.LegacyFolders) a file lies

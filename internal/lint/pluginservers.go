@@ -26,7 +26,7 @@ type serverIndex struct {
 
 // indexServers reads the servers of every mcp_config.json among files. A
 // file that does not read is left out here; its own check reports it.
-func indexServers(files []found, plugins pluginDirs) *serverIndex {
+func indexServers(files []found, plugins *pluginDirs) *serverIndex {
 	ix := &serverIndex{plugins: map[string][]string{}, namespaced: map[string][2]string{}, user: map[string]bool{}}
 	for _, f := range files {
 		if f.kind != kindMCP {
@@ -98,6 +98,7 @@ func (c *checker) permissionServers(root any, loc *locator, at []string, add fun
 	if c.servers == nil {
 		return
 	}
+	servers := c.servers()
 	obj, _ := root.(map[string]any)
 	for _, seg := range at {
 		obj, _ = obj[seg].(map[string]any)
@@ -113,11 +114,11 @@ func (c *checker) permissionServers(root any, loc *locator, at []string, add fun
 				continue
 			}
 			server, _, _ := strings.Cut(strings.TrimSuffix(target, ")"), "/")
-			if c.servers.user[server] {
+			if servers.user[server] {
 				continue
 			}
 			ptr := base + "/" + list + "/" + strconv.Itoa(i)
-			if ps, ok := c.servers.plugins[server]; ok && (!c.version.Known() || c.version.AtLeast(since)) {
+			if ps, ok := servers.plugins[server]; ok && (!c.version.Known() || c.version.AtLeast(since)) {
 				names := make([]string, len(ps))
 				for j, p := range ps {
 					names[j] = agy.PluginServerName(p, server)
@@ -130,7 +131,7 @@ func (c *checker) permissionServers(root any, loc *locator, at []string, add fun
 				add("settings/plugin-server-name", l, col, ptr, fmt.Sprintf("%q names the MCP server %s of the plugin %s, which agy %s and newer call %s: there the entry matches nothing; write %q%s",
 					shortName(entry), server, strings.Join(ps, ", "), since, strings.Join(names, ", "), "mcp("+names[0]+strings.TrimPrefix(target, server), note))
 			}
-			if pn, ok := c.servers.namespaced[server]; ok {
+			if pn, ok := servers.namespaced[server]; ok {
 				l, col := loc.value(ptr)
 				addSince(since, "settings/plugin-server-name", l, col, ptr, fmt.Sprintf("%q names the MCP server %s of the plugin %s as %s", shortName(entry), pn[1], pn[0], server))
 			}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,7 +23,11 @@ func Counts(fs []Finding) (errors, warnings int) {
 }
 
 // WriteText prints findings grouped by file, coloured when color is set.
-func WriteText(w io.Writer, fs []Finding, color bool) {
+func WriteText(out io.Writer, fs []Finding, color bool) {
+	// One write, not one a line: a thousand findings to a terminal or a
+	// pipe were a thousand write calls.
+	w := bufio.NewWriter(out)
+	defer w.Flush()
 	paint := func(code, s string) string {
 		if !color {
 			return s
