@@ -69,7 +69,7 @@ var allowed = map[string]string{
 	"internal/lint/lookpath.go listNames os.OpenFile":   "the names in a folder of PATH, to find the programs hooks and servers name (validate PATH's machine-dependent rules; nothing is read)",
 	"internal/lint/lookpath.go search os.Stat":          "whether a program found on PATH is an executable, as exec.LookPath checks",
 	"internal/lint/paths.go search os.Stat":             "a PATH validate is given",
-	"internal/lint/paths.go discover filepath.WalkDir":  "the tree under a PATH validate is given (a walk does not follow links)",
+	"internal/lint/paths.go walk os.ReadDir":            "the tree under a PATH validate is given (the walk follows no link below it)",
 	"internal/lint/paths.go fileIsPluginDir os.Stat":    "whether a folder validate walks is a plugin",
 	"internal/lint/check.go newChecker os.Stat":         "whether the absolute program a hook or MCP server runs exists and is executable here (a stat, never a read)",
 	"internal/lint/markdown.go includeRoots os.Lstat":   "whether a folder above a rule validate reads is a git work tree (existence only, nothing read)",

@@ -9,7 +9,8 @@ import (
 
 // Tree is a document read to be checked rather than edited: the value
 // encoding/json would decode, where each of its values and member names
-// stands, and what the text holds beyond strict JSON.
+// stands, and what the text holds beyond strict JSON. A Tree is safe for
+// concurrent use: nothing in it changes once Read returns it.
 type Tree struct {
 	root  *node
 	Notes Notes
@@ -33,6 +34,9 @@ func Read(data []byte, syn Syntax) (*Tree, error) {
 		return nil, err
 	}
 	t.root = root
+	// The member indexes a lookup would build on first use are built now,
+	// so that lookups only read.
+	root.indexAll()
 	if t.Notes.FirstComment >= 0 {
 		t.Notes.FirstCommentPos = Position(data, t.Notes.FirstComment)
 	}
@@ -40,6 +44,20 @@ func Read(data []byte, syn Syntax) (*Tree, error) {
 		t.Notes.FirstTrailingPos = Position(data, t.Notes.FirstTrailingComma)
 	}
 	return t, nil
+}
+
+// indexAll builds the member index of every object below n, n included,
+// that lookup finds members of through one.
+func (n *node) indexAll() {
+	if n.kind == kindObject && n.index == nil && len(n.entries) > indexFrom {
+		n.buildIndex()
+	}
+	for _, e := range n.entries {
+		n := e.val
+		if n.kind == kindObject || n.kind == kindArray {
+			n.indexAll()
+		}
+	}
 }
 
 // Value is the document as encoding/json with UseNumber decodes it into an

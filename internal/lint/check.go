@@ -216,21 +216,14 @@ func (c *checker) file(path string, k kind) ([]Finding, *BudgetEntry, error) {
 // findings. perm is its mode (0: unknown); inPlugin says it belongs to a
 // plugin, whose hooks start in the plugin's folder (reference §2.2).
 func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPlugin bool) ([]Finding, error) {
-	var out []Finding
 	// A file of thousands of unknown keys lists MaxFindings of them and
 	// counts the rest (unknownFields), never building each one's finding.
 	c.unknownBudget, c.unlisted = MaxFindings, 0
-	add := func(rule string, line, col int, ptr, msg string) {
-		out = append(out, Finding{Rule: rule, Severity: severityOf(rule), File: path, Line: line, Column: col, Pointer: schema.ShortPointer(ptr), Message: msg})
-	}
-	// addSince reports what only agy v and newer accept, judged by since.
-	addSince := func(v agy.Version, rule string, line, col int, ptr, msg string) {
-		if f, ok := c.gated(v, Finding{Rule: rule, File: path, Line: line, Column: col, Pointer: schema.ShortPointer(ptr), Message: msg}); ok {
-			out = append(out, f)
-		}
-	}
+	// The schema's findings come first, then those of the rules run on
+	// the document as read, which may run while the schema check does.
+	found := &sink{c: c, path: path}
+	var rules *sink
 	markdown := strings.HasSuffix(path, ".md")
-	var tree *jsonmerge.Tree
 	if name := schemaName(k); name != "" {
 		v, err := c.validator(name)
 		if err != nil {
@@ -239,7 +232,10 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		if markdown {
 			err = v.ValidateMarkdown(name, data)
 		} else {
-			tree, err = v.CheckJSON(name, data)
+			_, err = v.CheckJSONWhile(name, data, func(tree *jsonmerge.Tree, root any) {
+				rules = &sink{c: c, path: path}
+				c.rules(path, k, tree, root, perm, inPlugin, rules)
+			})
 		}
 		var de *schema.DocumentError
 		if err != nil && !errors.As(err, &de) {
@@ -252,50 +248,74 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 				// judged by version, never a false error.
 				if ext, ok := extensionOf(rule); ok {
 					if b, accepted := agy.JSONAccepts(name, ext); accepted {
-						addSince(b.Since, rule, f.Line, f.Column, f.Pointer, f.Message)
+						found.addSince(b.Since, rule, f.Line, f.Column, f.Pointer, f.Message)
 						continue
 					}
 				}
-				add(rule, f.Line, f.Column, f.Pointer, f.Message)
+				found.add(rule, f.Line, f.Column, f.Pointer, f.Message)
 			}
 		}
 	}
 	if markdown {
-		c.markdown(path, k, data, add, addSince)
-		return capFindings(out, c.unlisted), nil
+		c.markdown(path, k, data, found.add, found.addSince)
 	}
-	if tree == nil {
-		return capFindings(out, c.unlisted), nil
-	}
-	loc := &locator{tree}
-	root := tree.Value()
-	switch k {
-	case kindHooks:
-		c.hooks(root, loc, inPlugin, add, addSince)
-	case kindMCP:
-		c.commands(root, loc, add)
-		c.mcpNewer(root, loc, addSince)
-		c.mcpUnknown(root, loc, add)
-		if c.machine && perm&0o077 != 0 {
-			c.credentials(root, loc, perm, add)
-		}
-	case kindPlugin:
-		c.pluginManifest(root, loc, add)
-	case kindUserConfig:
-		c.permissionServers(root, loc, []string{"userSettings", "globalPermissionGrants"}, add, addSince)
-	case kindACPSettings:
-		if c.machine {
-			c.acpToken(path, root, loc, add)
-		}
-		c.permissionServers(root, loc, []string{"permissions"}, add, addSince)
-	case kindCLISettings:
-		addAs := func(sev Severity, rule string, line, col int, ptr, msg string) {
-			out = append(out, Finding{Rule: rule, Severity: sev, File: path, Line: line, Column: col, Pointer: ptr, Message: msg})
-		}
-		c.settings(root, loc, addAs, addSince)
-		c.permissionServers(root, loc, []string{"permissions"}, add, addSince)
+	out := found.out
+	if rules != nil {
+		out = append(out, rules.out...)
 	}
 	return capFindings(out, c.unlisted), nil
+}
+
+// sink collects one document's findings.
+type sink struct {
+	c    *checker
+	path string
+	out  []Finding
+}
+
+func (s *sink) add(rule string, line, col int, ptr, msg string) {
+	s.out = append(s.out, Finding{Rule: rule, Severity: severityOf(rule), File: s.path, Line: line, Column: col, Pointer: schema.ShortPointer(ptr), Message: msg})
+}
+
+// addSince reports what only agy v and newer accept, judged by since.
+func (s *sink) addSince(v agy.Version, rule string, line, col int, ptr, msg string) {
+	if f, ok := s.c.gated(v, Finding{Rule: rule, File: s.path, Line: line, Column: col, Pointer: schema.ShortPointer(ptr), Message: msg}); ok {
+		s.out = append(s.out, f)
+	}
+}
+
+// addAs reports at a severity of the rule's own choosing.
+func (s *sink) addAs(sev Severity, rule string, line, col int, ptr, msg string) {
+	s.out = append(s.out, Finding{Rule: rule, Severity: sev, File: s.path, Line: line, Column: col, Pointer: ptr, Message: msg})
+}
+
+// rules runs the checks the schema cannot make on a JSON document of kind
+// k, read as tree with the value root.
+func (c *checker) rules(path string, k kind, tree *jsonmerge.Tree, root any, perm fs.FileMode, inPlugin bool, s *sink) {
+	loc := &locator{tree}
+	switch k {
+	case kindHooks:
+		c.hooks(root, loc, inPlugin, s.add, s.addSince)
+	case kindMCP:
+		c.commands(root, loc, s.add)
+		c.mcpNewer(root, loc, s.addSince)
+		c.mcpUnknown(root, loc, s.add)
+		if c.machine && perm&0o077 != 0 {
+			c.credentials(root, loc, perm, s.add)
+		}
+	case kindPlugin:
+		c.pluginManifest(root, loc, s.add)
+	case kindUserConfig:
+		c.permissionServers(root, loc, []string{"userSettings", "globalPermissionGrants"}, s.add, s.addSince)
+	case kindACPSettings:
+		if c.machine {
+			c.acpToken(path, root, loc, s.add)
+		}
+		c.permissionServers(root, loc, []string{"permissions"}, s.add, s.addSince)
+	case kindCLISettings:
+		c.settings(root, loc, s.addAs, s.addSince)
+		c.permissionServers(root, loc, []string{"permissions"}, s.add, s.addSince)
+	}
 }
 
 func (c *checker) markdown(path string, k kind, data []byte, add func(string, int, int, string, string), addSince func(agy.Version, string, int, int, string, string)) {

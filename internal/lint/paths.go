@@ -175,6 +175,13 @@ type pluginDirs struct {
 
 func newPluginDirs() *pluginDirs { return &pluginDirs{m: map[string]bool{}} }
 
+// know records what a listing of dir says.
+func (p *pluginDirs) know(dir string, is bool) {
+	p.mu.Lock()
+	p.m[dir] = is
+	p.mu.Unlock()
+}
+
 func (p *pluginDirs) is(dir string) bool {
 	p.mu.Lock()
 	is, ok := p.m[dir]
@@ -195,7 +202,8 @@ type found struct {
 }
 
 // discover walks a folder for the files Antigravity reads, handing each
-// to add in the walk's order.
+// to add in the walk's order (filepath.WalkDir's: lexical, depth first).
+// The folder itself may be a link to one; no link below it is followed.
 func discover(dir string, plugins *pluginDirs, add func(found)) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -204,56 +212,77 @@ func discover(dir string, plugins *pluginDirs, add func(found)) error {
 	base := strings.Split(filepath.ToSlash(abs), "/")
 	// The given folder counts as inside a layout when it is a root, a
 	// .gemini folder, a plugin, or lies below one of those.
-	givenInside := plugins.is(dir)
+	w := walker{plugins: plugins, add: add, ignore: ignoreFile(), base: len(base)}
+	inside := plugins.is(dir)
 	for _, s := range base {
 		if isRoot(s) || s == ".gemini" || s == ".antigravity" {
-			givenInside = true
+			inside = true
 		}
 	}
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	return w.walk(dir, base, inside)
+}
+
+// walker is one discover's walk.
+type walker struct {
+	plugins *pluginDirs
+	add     func(found)
+	ignore  string // the name of a workspace's .antigravityignore
+	base    int    // how many segments the given folder's own path has
+}
+
+// walk finds the files in the folder p, whose path's segments are segs;
+// inside says a segment below the given folder's own path, or the given
+// folder, put it inside a layout.
+func (w *walker) walk(p string, segs []string, inside bool) error {
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return err
+	}
+	// Whether p is a plugin is in its listing: a plugin.json that is a
+	// file, or a link that leads to one.
+	plugin := false
+	for _, e := range entries {
+		if e.Name() == "plugin.json" {
+			plugin = e.Type().IsRegular() || !e.IsDir() && fileIsPluginDir(p)
 		}
-		rel, _ := filepath.Rel(dir, p)
-		segs := append(append([]string{}, base...), strings.Split(filepath.ToSlash(rel), "/")...)
-		if rel == "." {
-			segs = base
-		}
-		if d.IsDir() {
-			if p != dir && skipDir(segs) {
-				return filepath.SkipDir
+	}
+	w.plugins.know(p, plugin)
+	for _, e := range entries {
+		name := e.Name()
+		child := filepath.Join(p, name)
+		csegs := append(segs[:len(segs):len(segs)], name)
+		if e.IsDir() {
+			if skipDir(csegs) {
+				continue
 			}
-			return nil
+			if err := w.walk(child, csegs, inside || isRoot(name) || name == ".gemini" || name == ".antigravity"); err != nil {
+				return err
+			}
+			continue
 		}
-		if !d.Type().IsRegular() {
-			return nil
+		if !e.Type().IsRegular() {
+			continue
 		}
-		if d.Name() == ignoreFile() {
+		if name == w.ignore {
 			// At the workspace root, outside every customization root.
-			add(found{p, kindIgnore})
-			return nil
+			w.add(found{child, kindIgnore})
+			continue
 		}
-		inside := givenInside || plugins.is(filepath.Dir(p))
-		for _, s := range segs[len(base):] {
-			if isRoot(s) || s == ".gemini" || s == ".antigravity" {
-				inside = true
-			}
+		if !inside && !plugin {
+			continue
 		}
-		if !inside {
-			return nil
-		}
-		if k, ok := classify(segs, plugins.is(filepath.Dir(p))); ok {
-			if d.Name() == "settings.json" && k != kindSettingsUnread {
-				switch segs[len(segs)-2] {
+		if k, ok := classify(csegs, plugin); ok {
+			if name == "settings.json" && k != kindSettingsUnread {
+				switch csegs[len(csegs)-2] {
 				case "antigravity-cli", "antigravity-acp":
 				default:
-					return nil // not a settings file Antigravity reads
+					continue // not a settings file Antigravity reads
 				}
 			}
-			add(found{p, k})
+			w.add(found{child, k})
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // legacyFolderOf finds the legacy folder (agy.LegacyFolders) a file lies

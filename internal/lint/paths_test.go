@@ -103,3 +103,54 @@ func TestDiscovery(t *testing.T) {
 		t.Error("a missing path: no error")
 	}
 }
+
+// TestDiscoveryLinks: a folder validate is given may be a link to one
+// (Home Manager links whole folders), and is walked; no link below it is
+// followed; a plugin.json that is a link to a file makes a plugin, one to
+// a folder or to nothing does not.
+func TestDiscoveryLinks(t *testing.T) {
+	root := t.TempDir()
+	real := filepath.Join(root, "real")
+	write(t, real, ".gemini/config/hooks.json", badHooks)
+	write(t, root, "elsewhere/hooks.json", badHooks)
+	if err := os.Symlink(filepath.Join(root, "elsewhere"), filepath.Join(real, ".gemini", "config", "linked")); err != nil {
+		t.Fatal(err)
+	}
+	// Three folders a plugin's hooks.json would be read in, as plugins.
+	manifest := write(t, root, "manifest.json", `{"name": "p"}`)
+	for name, target := range map[string]string{"file": manifest, "folder": root, "dangling": filepath.Join(root, "nowhere")} {
+		dir := filepath.Join(root, "ws", "plugins", name)
+		write(t, dir, "hooks.json", badHooks)
+		if err := os.Symlink(target, filepath.Join(dir, "plugin.json")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(root, "home", ".gemini")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(real, ".gemini"), link); err != nil {
+		t.Fatal(err)
+	}
+	files := func(p string) []string {
+		t.Helper()
+		fs, err := lint.Paths([]string{p}, lint.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range fs {
+			rel, _ := filepath.Rel(root, f.File)
+			if len(out) == 0 || out[len(out)-1] != filepath.ToSlash(rel) {
+				out = append(out, filepath.ToSlash(rel))
+			}
+		}
+		return out
+	}
+	if got := files(link); len(got) != 1 || got[0] != "home/.gemini/config/hooks.json" {
+		t.Errorf("a linked .gemini: linted %v, want home/.gemini/config/hooks.json alone", got)
+	}
+	if got := files(filepath.Join(root, "ws")); len(got) != 1 || got[0] != "ws/plugins/file/hooks.json" {
+		t.Errorf("plugins by a linked plugin.json: linted %v, want ws/plugins/file/hooks.json alone", got)
+	}
+}
