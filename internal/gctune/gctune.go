@@ -10,6 +10,12 @@
 // limit). So the limit follows the live heap: after every collection it
 // is set to the larger of Base and twice what survived it, which is
 // GOGC=400 up to Base and GOGC=100 past it (docs/benchmarks.md).
+//
+// Before the first collection nothing is collected until the heap reaches
+// First: most runs (validate of a tree of a thousand servers, a render of
+// a few hundred entries) never get there and never collect. GOGC=400's
+// first collection came at 16 MB, its mark worker taking one of two cores
+// from a validate whose checks ran on both (docs/benchmarks.md).
 package gctune
 
 import (
@@ -22,8 +28,12 @@ import (
 // Base is the heap size up to which the collector runs as with GOGC=400.
 const Base = 180 << 20
 
-// GCPercent is the collector's target while the heap is under the limit.
+// GCPercent is the collector's target while the heap is under the limit,
+// from the first collection on.
 const GCPercent = 400
+
+// First is the heap size at which the first collection comes.
+const First = 64 << 20
 
 // Limit is the memory limit after a collection that left live bytes.
 func Limit(live uint64) int64 {
@@ -41,8 +51,8 @@ func start(stopped func() bool) bool {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return false
 	}
-	debug.SetGCPercent(GCPercent)
-	debug.SetMemoryLimit(Limit(0))
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(First)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	// A finalizer runs once after the collection that finds its object
 	// unreachable; setting it again on a new object each time makes it
@@ -52,6 +62,7 @@ func start(stopped func() bool) bool {
 		if stopped() {
 			return
 		}
+		debug.SetGCPercent(GCPercent)
 		metrics.Read(sample)
 		if sample[0].Value.Kind() == metrics.KindUint64 {
 			debug.SetMemoryLimit(Limit(sample[0].Value.Uint64()))

@@ -62,11 +62,25 @@ func TestLimitFollowsLiveHeap(t *testing.T) {
 	if !start(stop.Load) {
 		t.Fatal("Start did not apply its policy with GOGC and GOMEMLIMIT unset")
 	}
-	if got := debug.SetMemoryLimit(-1); got != Base {
-		t.Fatalf("limit after Start = %d, want Base %d", got, int64(Base))
+	if got := debug.SetMemoryLimit(-1); got != First {
+		t.Fatalf("limit after Start = %d, want First %d", got, int64(First))
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("GOGC after Start = %d, want off until the first collection", got)
 	}
 	for i := 0; i < 3; i++ {
 		runtime.GC()
+	}
+	// After a collection: GCPercent, and a limit of at least Base.
+	for i := 0; i < 200 && debug.SetMemoryLimit(-1) < Base; i++ {
+		runtime.GC()
+		runtime.Gosched()
+	}
+	if got := debug.SetMemoryLimit(-1); got < Base {
+		t.Fatalf("the limit stayed %d after collections, want at least Base %d", got, int64(Base))
+	}
+	if got := debug.SetGCPercent(GCPercent); got != GCPercent {
+		t.Fatalf("GOGC after a collection = %d, want %d", got, GCPercent)
 	}
 	live := make([][]byte, 100)
 	for i := range live {
