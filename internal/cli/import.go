@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -161,15 +162,29 @@ func runImport(c *cli.Context) error {
 			return exit(ExitBadInput, fmt.Errorf("%s already exists; import does not overwrite a config: choose another --out or move it aside", filepath.Join(out, name)))
 		}
 	}
-	secrets, err := stateSecrets(root, scope)
-	if err != nil {
-		return exit(ExitBadInput, err)
+	// The states are read while import reads the live files, and waited
+	// for when import first needs them. Their error comes first: without
+	// them import cannot tell what came from secret_file(), and nothing
+	// it made is printed or written.
+	type read struct {
+		secrets map[string][]string
+		err     error
 	}
-	res, err := importer.Import(importer.Options{Root: root, Scope: scope, Product: product, Out: out, StateSecrets: secrets,
+	done := make(chan read, 1)
+	go func() {
+		secrets, err := stateSecrets(root, scope)
+		done <- read{secrets, err}
+	}()
+	states := sync.OnceValue(func() read { return <-done })
+	res, err := importer.Import(importer.Options{Root: root, Scope: scope, Product: product, Out: out,
+		StateSecrets: func() map[string][]string { return states().secrets },
 		// A workspace may be a hostile clone: nothing is read through a
 		// link out of it. A home is the user's own, its dotfiles often
 		// linked from elsewhere (--help, "Links").
 		FollowLinksOut: scope == model.ScopeGlobal})
+	if st := states(); st.err != nil {
+		return exit(ExitBadInput, st.err)
+	}
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}

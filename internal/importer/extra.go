@@ -42,7 +42,7 @@ func (im *importer) extraCredentials(file, ptr, key string, v any, byName bool) 
 	walk = func(ptr, key string, v any) {
 		switch x := v.(type) {
 		case string:
-			if x != "" && (im.state[file][ptr] || (byName && keySays(key)) || valueSays(x)) {
+			if x != "" && (im.state()[file][ptr] || (byName && keySays(key)) || valueSays(x)) {
 				out = append(out, x)
 			}
 		case map[string]any:

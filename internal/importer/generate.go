@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -20,25 +21,22 @@ import (
 // generate prints the config: the agyconf block, tools, harnesses, then
 // every other kind of block, each kind's blocks sorted by name.
 func (im *importer) generate() []byte {
-	f := hclwrite.NewEmptyFile()
-	body := f.Body()
+	out := newSections(im.perSection)
 	cfg := im.cfg
-	a := body.AppendNewBlock("agyconf", nil).Body()
+	a := out.first().AppendNewBlock("agyconf", nil).Body()
 	a.SetAttributeValue("scope", cty.StringVal(string(cfg.Agyconf.Scope)))
 	a.SetAttributeValue("product", cty.StringVal(string(cfg.Agyconf.Product)))
 	if cfg.Agyconf.AgyVersion != "" {
 		a.SetAttributeValue("agy_version", cty.StringVal(cfg.Agyconf.AgyVersion))
 	}
 	if len(cfg.Tools) > 0 {
-		body.AppendNewline()
-		t := body.AppendNewBlock("tools", nil).Body()
+		t := out.next().AppendNewBlock("tools", nil).Body()
 		for _, k := range sortedKeys(cfg.Tools) {
 			t.SetAttributeRaw(k, valueTokens(cty.StringVal(cfg.Tools[k].Path)))
 		}
 	}
 	for _, h := range cfg.Harnesses {
-		body.AppendNewline()
-		b := body.AppendNewBlock("harness", []string{h.Kind}).Body()
+		b := out.next().AppendNewBlock("harness", []string{h.Kind}).Body()
 		if o := h.MemPalace; o != nil {
 			if o.Mode != "plugin" {
 				b.SetAttributeValue("mode", cty.StringVal(o.Mode))
@@ -65,10 +63,9 @@ func (im *importer) generate() []byte {
 			}
 		}
 	}
-	im.components(body, cfg.MCPServers, cfg.Hooks, cfg.Skills, cfg.Rules, cfg.Agents)
+	im.components(out.next, cfg.MCPServers, cfg.Hooks, cfg.Skills, cfg.Rules, cfg.Agents)
 	for _, w := range cfg.Workflows {
-		body.AppendNewline()
-		b := body.AppendNewBlock("workflow", []string{w.Name}).Body()
+		b := out.next().AppendNewBlock("workflow", []string{w.Name}).Body()
 		if w.Description != "" {
 			b.SetAttributeValue("description", cty.StringVal(w.Description))
 		}
@@ -82,8 +79,7 @@ func (im *importer) generate() []byte {
 		if p == nil {
 			continue
 		}
-		body.AppendNewline()
-		b := body.AppendNewBlock(pb.block, nil).Body()
+		b := out.next().AppendNewBlock(pb.block, nil).Body()
 		for _, l := range []struct {
 			k  string
 			xs []string
@@ -94,8 +90,7 @@ func (im *importer) generate() []byte {
 		}
 	}
 	if len(cfg.Settings) > 0 {
-		body.AppendNewline()
-		b := body.AppendNewBlock("settings", nil).Body()
+		b := out.next().AppendNewBlock("settings", nil).Body()
 		for _, k := range sortedKeys(cfg.Settings) {
 			v, err := jsonToCty(cfg.Settings[k].Value)
 			if err != nil {
@@ -105,12 +100,10 @@ func (im *importer) generate() []byte {
 		}
 	}
 	if ig := cfg.Ignore; ig != nil {
-		body.AppendNewline()
-		body.AppendNewBlock("ignore", nil).Body().SetAttributeValue("patterns", strList(ig.Patterns))
+		out.next().AppendNewBlock("ignore", nil).Body().SetAttributeValue("patterns", strList(ig.Patterns))
 	}
 	for _, p := range cfg.Plugins {
-		body.AppendNewline()
-		b := body.AppendNewBlock("plugin", []string{p.Name}).Body()
+		b := out.next().AppendNewBlock("plugin", []string{p.Name}).Body()
 		if p.Description != "" {
 			b.SetAttributeValue("description", cty.StringVal(p.Description))
 		}
@@ -121,30 +114,97 @@ func (im *importer) generate() []byte {
 			extraAttr(b, p.Extra)
 			b.SetAttributeValue("allow_extra", cty.True)
 		}
-		im.components(b, p.MCPServers, p.Hooks, p.Skills, p.Rules, p.Agents)
+		im.components(inBody(b), p.MCPServers, p.Hooks, p.Skills, p.Rules, p.Agents)
 	}
-	// Bytes is formatted already (hclwrite formats what it writes), and
-	// formatting it again would lex the whole output once more: a third of
-	// an import's CPU. TestGeneratedIsFormatted keeps that true.
-	out := f.Bytes()
+	return out.bytes()
+}
+
+// sections prints the config in files of per top-level blocks each,
+// each file formatted on a goroutine of its own as soon as its last block
+// is built, and dropped: hclwrite's tree of a 10,000-server config held
+// 100 MB live while it was formatted whole. A file's format only aligns
+// and indents within the blocks it holds, so the joined files are the one
+// file's bytes (TestGeneratedIsFormatted).
+type sections struct {
+	per   int
+	cur   *hclwrite.File
+	n     int
+	parts []chan []byte
+	// busy holds a token for each file being formatted: at most
+	// GOMAXPROCS at a time, and so as many trees live.
+	busy chan struct{}
+}
+
+func newSections(per int) *sections {
+	return &sections{per: per, busy: make(chan struct{}, runtime.GOMAXPROCS(0))}
+}
+
+// first is the body the first block goes in, with no blank line before it.
+func (s *sections) first() *hclwrite.Body {
+	s.n = 1
+	s.cur = hclwrite.NewEmptyFile()
+	return s.cur.Body()
+}
+
+// next is the body the next top-level block goes in, a blank line
+// written before it. Every block before it is built.
+func (s *sections) next() *hclwrite.Body {
+	if s.n%s.per == 0 {
+		s.format()
+		s.cur = hclwrite.NewEmptyFile()
+	}
+	s.n++
+	b := s.cur.Body()
+	b.AppendNewline()
+	return b
+}
+
+// format formats the current file on a goroutine of its own.
+func (s *sections) format() {
+	f, part := s.cur, make(chan []byte, 1)
+	s.parts = append(s.parts, part)
+	s.busy <- struct{}{}
+	go func() {
+		defer func() { <-s.busy }()
+		// Bytes is formatted already (hclwrite formats what it writes),
+		// and formatting it again would lex the whole output once more: a
+		// third of an import's CPU. TestGeneratedIsFormatted keeps that
+		// true.
+		part <- f.Bytes()
+	}()
+}
+
+// bytes formats the last file and joins them all.
+func (s *sections) bytes() []byte {
+	s.format()
+	var out []byte
+	for _, part := range s.parts {
+		out = append(out, <-part...)
+	}
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
 	return out
 }
 
-func (im *importer) components(body *hclwrite.Body, servers []*model.MCPServer, hooks []*model.Hook, skills []*model.Skill, rules []*model.Rule, agents []*model.Agent) {
+// inBody has every block go in b, with a blank line before it: the blocks
+// inside a plugin block.
+func inBody(b *hclwrite.Body) func() *hclwrite.Body {
+	return func() *hclwrite.Body {
+		b.AppendNewline()
+		return b
+	}
+}
+
+func (im *importer) components(next func() *hclwrite.Body, servers []*model.MCPServer, hooks []*model.Hook, skills []*model.Skill, rules []*model.Rule, agents []*model.Agent) {
 	for _, s := range servers {
-		body.AppendNewline()
-		im.server(body.AppendNewBlock("mcp_server", []string{s.Name}).Body(), s)
+		im.server(next().AppendNewBlock("mcp_server", []string{s.Name}).Body(), s)
 	}
 	for _, h := range hooks {
-		body.AppendNewline()
-		hookBlock(body.AppendNewBlock("hook", []string{h.Name}).Body(), h)
+		hookBlock(next().AppendNewBlock("hook", []string{h.Name}).Body(), h)
 	}
 	for _, s := range skills {
-		body.AppendNewline()
-		b := body.AppendNewBlock("skill", []string{s.Name}).Body()
+		b := next().AppendNewBlock("skill", []string{s.Name}).Body()
 		if src, ok := im.skillSrc[s]; ok {
 			b.SetAttributeValue("source", cty.StringVal(src))
 			continue
@@ -156,8 +216,7 @@ func (im *importer) components(body *hclwrite.Body, servers []*model.MCPServer, 
 		b.SetAttributeRaw("body", im.body(s, s.Body))
 	}
 	for _, r := range rules {
-		body.AppendNewline()
-		b := body.AppendNewBlock("rule", []string{r.Name}).Body()
+		b := next().AppendNewBlock("rule", []string{r.Name}).Body()
 		if r.Trigger != model.TriggerAlwaysOn {
 			b.SetAttributeValue("trigger", cty.StringVal(r.Trigger))
 		}
@@ -170,8 +229,7 @@ func (im *importer) components(body *hclwrite.Body, servers []*model.MCPServer, 
 		b.SetAttributeRaw("body", im.body(r, r.Body))
 	}
 	for _, a := range agents {
-		body.AppendNewline()
-		b := body.AppendNewBlock("agent", []string{a.Name}).Body()
+		b := next().AppendNewBlock("agent", []string{a.Name}).Body()
 		for _, f := range agy.AgentFields() {
 			if f.Arg == "" {
 				continue

@@ -14,6 +14,7 @@
 package importer
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,6 +23,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/agyconf/agyconf/internal/agy"
@@ -50,8 +52,10 @@ type Options struct {
 	// Root), the JSON pointers (RFC 6901, from the file's root) of the
 	// string values agyconf's states record as read from secret_file():
 	// each is a secret whatever it looks like. The caller reads the
-	// states; nil means there are none.
-	StateSecrets map[string][]string
+	// states; Import calls it once, when it first meets a value it must
+	// judge, so the caller may still be reading them while Import reads
+	// the live files. nil means there are none.
+	StateSecrets func() map[string][]string
 	// FollowLinksOut reads through symbolic links that lead out of Root.
 	// Unset, a link that leads out (or nowhere) is reported as not
 	// imported and nothing is read through it: a workspace is a cloned
@@ -61,6 +65,9 @@ type Options struct {
 	// and dotfiles are often linked from elsewhere (a dotfiles checkout,
 	// /nix/store). Either way every read is bounded and never blocks.
 	FollowLinksOut bool
+	// perSection is how many top-level blocks are formatted together
+	// (sections); 0 means 256. Tests set others.
+	perSection int
 }
 
 // Kinds of report items, in the order they are printed.
@@ -175,8 +182,9 @@ type importer struct {
 	need        agy.Version
 	values      []string
 	secretFiles map[string]string
-	// state is Options.StateSecrets as sets: file, then pointer.
-	state map[string]map[string]bool
+	// state is Options.StateSecrets as sets, file then pointer, asked
+	// for once.
+	state func() map[string]map[string]bool
 	// nSecrets counts the secret_file() placeholders written.
 	nSecrets int
 	// skillSrc is the source argument to write for a skill copied whole.
@@ -195,6 +203,9 @@ type importer struct {
 	enablement     map[string]bool
 	claimed        map[string]bool
 	userConfigPath string
+	// perSection is how many top-level blocks generate formats together
+	// (sections).
+	perSection int
 }
 
 // Import reads the live files under opts.Root and returns the config that
@@ -224,11 +235,17 @@ func Import(opts Options) (*Result, error) {
 		bodyPath:    map[any]string{},
 		tools:       map[string]string{},
 		secretFiles: map[string]string{},
-		state:       stateSet(opts.StateSecrets),
-		tree:        t,
-		linkItems:   map[string]bool{},
-		enablement:  map[string]bool{},
-		claimed:     map[string]bool{},
+		state: sync.OnceValue(func() map[string]map[string]bool {
+			if opts.StateSecrets == nil {
+				return nil
+			}
+			return stateSet(opts.StateSecrets())
+		}),
+		tree:       t,
+		linkItems:  map[string]bool{},
+		enablement: map[string]bool{},
+		claimed:    map[string]bool{},
+		perSection: cmp.Or(opts.perSection, 256),
 	}
 	im.run()
 	if im.need.Known() {

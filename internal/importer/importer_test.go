@@ -1156,6 +1156,18 @@ func TestGeneratedIsFormatted(t *testing.T) {
 		if f := hclwrite.Format(res.HCL); !bytes.Equal(f, res.HCL) {
 			t.Fatalf("the generated config is not formatted:\n%s", lineDiff(string(res.HCL), string(f)))
 		}
+		// Formatted a block at a time, or all in one file, the sections
+		// join into the same bytes.
+		for _, per := range []int{1, 2, 1 << 30} {
+			opts.perSection = per
+			other, err := Import(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(other.HCL, res.HCL) {
+				t.Fatalf("formatted %d blocks at a time:\n%s", per, lineDiff(string(other.HCL), string(res.HCL)))
+			}
+		}
 	}
 	n := 0
 	for _, e := range entries {

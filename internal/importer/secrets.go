@@ -302,7 +302,7 @@ func (im *importer) secretValue(s slot, v, why string) model.Str {
 	if v == "" {
 		return model.Str{{Text: v}}
 	}
-	if im.state[s.file][s.ptr] {
+	if im.state()[s.file][s.ptr] {
 		why = whyState
 	}
 	if why == "" {

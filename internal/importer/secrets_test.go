@@ -300,7 +300,7 @@ plugin "kit" {
 
 	for _, out := range []bool{false, true} {
 		t.Run(fmt.Sprintf("out=%v", out), func(t *testing.T) {
-			opts := Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductCLI, StateSecrets: state}
+			opts := Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductCLI, StateSecrets: func() map[string][]string { return state }}
 			if out {
 				opts.Out = t.TempDir()
 			}
