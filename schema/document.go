@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"regexp"
@@ -233,6 +234,60 @@ func (v *Validator) CheckJSONWhile(name string, data []byte, also func(*jsonmerg
 		also(tree, value)
 	}
 	return tree, docError(name, out)
+}
+
+// ValidateValue checks a JSON document agyconf holds as a value, without
+// its text, against the named schema: value is what encoding/json with
+// UseNumber decodes the document into (map[string]any, []any, string,
+// json.Number, bool, nil), its members taken in sorted order, the order
+// agyconf writes them in. The findings are those ValidateJSON reports on
+// that text, without positions (line and column 0). What only text can
+// hold (a comment, a duplicate key, invalid UTF-8) is not judged. The
+// error is a *DocumentError when the document has findings.
+func (v *Validator) ValidateValue(name string, value any) error {
+	ds, err := v.schema(name)
+	if err != nil {
+		return err
+	}
+	return docError(name, ds.validate(value, valueLocator{value}))
+}
+
+// valueLocator locates in a document held as a value: no positions, and
+// objects' members in sorted order.
+type valueLocator struct{ root any }
+
+func (valueLocator) locate([]string, bool) (int, int) { return 0, 0 }
+
+func (l valueLocator) objectsWithKey(depth int, key string) [][]string {
+	var out [][]string
+	var path []string
+	var walk func(v any, d int)
+	walk = func(v any, d int) {
+		if d == depth {
+			if m, ok := v.(map[string]any); ok {
+				if _, ok := m[key]; ok {
+					out = append(out, slices.Clone(path))
+				}
+			}
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				path = append(path, k)
+				walk(x[k], d+1)
+				path = path[:len(path)-1]
+			}
+		case []any:
+			for i, e := range x {
+				path = append(path, strconv.Itoa(i))
+				walk(e, d+1)
+				path = path[:len(path)-1]
+			}
+		}
+	}
+	walk(l.root, 0)
+	return out
 }
 
 const invalidUTF8Message = "invalid UTF-8: Go's encoding/json silently replaces it with U+FFFD, so agy would read other text than the file holds"

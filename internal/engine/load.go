@@ -18,6 +18,9 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -101,30 +104,62 @@ func Build(cfg *model.Config) (*render.Plan, hcl.Diagnostics) {
 // one keeps the plan from being written. version is the config's
 // agy_version: what only newer builds accept is judged against it.
 func Check(plan *render.Plan, version agy.Version) hcl.Diagnostics {
-	var diags hcl.Diagnostics
 	plugins := pluginDirs(plan)
-	checker := lint.NewDocumentChecker()
-	for _, d := range plan.Documents {
-		if d.Schema == "" {
-			continue
-		}
-		data, err := d.Bytes(render.Redact)
-		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot encode a document", Detail: fmt.Sprintf("%s: %v; this is a bug in agyconf, please report it with the config.", d.Path, err)})
-			continue
-		}
-		findings, err := checker.Check(d.Path, d.Schema, data, lint.DocumentOptions{InPlugin: plugins[filepath.ToSlash(filepath.Dir(d.Path))], AgyVersion: version})
-		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot check a document", Detail: fmt.Sprintf("%s: %v", d.Path, err)})
-			continue
-		}
-		for _, f := range findings {
-			if !decoderReports(f.Rule) {
-				diags = append(diags, findingDiag(d, f))
+	// The documents are checked on as many goroutines as Go runs at once,
+	// and their diagnostics joined in the plan's order.
+	found := make([]hcl.Diagnostics, len(plan.Documents))
+	checkers := []*lint.DocumentChecker{lint.NewDocumentChecker()}
+	for len(checkers) < min(runtime.GOMAXPROCS(0), len(plan.Documents)) {
+		checkers = append(checkers, checkers[0].Fork())
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for _, dc := range checkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(plan.Documents); i = int(next.Add(1) - 1) {
+				d := plan.Documents[i]
+				found[i] = checkDocument(dc, d, lint.DocumentOptions{InPlugin: plugins[filepath.ToSlash(filepath.Dir(d.Path))], AgyVersion: version})
 			}
-		}
+		}()
+	}
+	wg.Wait()
+	var diags hcl.Diagnostics
+	for _, ds := range found {
+		diags = append(diags, ds...)
 	}
 	return append(diags, ruleBudget(plan)...)
+}
+
+// checkDocument lints one document of a plan for Check.
+func checkDocument(checker *lint.DocumentChecker, d *render.Document, opts lint.DocumentOptions) hcl.Diagnostics {
+	if d.Schema == "" {
+		return nil
+	}
+	// A JSON document is checked as the value it holds; only one with
+	// findings is written out and read back, to locate them as validate
+	// PATH would.
+	if v, ok, err := d.Decoded(render.Redact); err == nil && ok {
+		if findings, err := checker.CheckValue(d.Path, d.Schema, v, opts); err == nil && len(findings) == 0 {
+			return nil
+		}
+	}
+	data, err := d.Bytes(render.Redact)
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot encode a document", Detail: fmt.Sprintf("%s: %v; this is a bug in agyconf, please report it with the config.", d.Path, err)}}
+	}
+	findings, err := checker.Check(d.Path, d.Schema, data, opts)
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot check a document", Detail: fmt.Sprintf("%s: %v", d.Path, err)}}
+	}
+	var diags hcl.Diagnostics
+	for _, f := range findings {
+		if !decoderReports(f.Rule) {
+			diags = append(diags, findingDiag(d, f))
+		}
+	}
+	return diags
 }
 
 // ruleBudget judges the user and workspace rules a plan writes together

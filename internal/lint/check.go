@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -237,23 +239,8 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 				c.rules(path, k, tree, root, perm, inPlugin, rules)
 			})
 		}
-		var de *schema.DocumentError
-		if err != nil && !errors.As(err, &de) {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if de != nil {
-			for _, f := range de.Findings {
-				rule := mapFinding(k, f)
-				// What agy reads from some build in this kind of file is
-				// judged by version, never a false error.
-				if ext, ok := extensionOf(rule); ok {
-					if b, accepted := agy.JSONAccepts(name, ext); accepted {
-						found.addSince(b.Since, rule, f.Line, f.Column, f.Pointer, f.Message)
-						continue
-					}
-				}
-				found.add(rule, f.Line, f.Column, f.Pointer, f.Message)
-			}
+		if err := c.schemaFindings(path, k, name, err, found); err != nil {
+			return nil, err
 		}
 	}
 	if markdown {
@@ -264,6 +251,61 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		out = append(out, rules.out...)
 	}
 	return capFindings(out, c.unlisted), nil
+}
+
+// schemaFindings adds the findings of a schema check of the document at
+// path, of kind k, whose error err is; an error that is not about the
+// document is returned.
+func (c *checker) schemaFindings(path string, k kind, name string, err error, found *sink) error {
+	var de *schema.DocumentError
+	if err != nil && !errors.As(err, &de) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if de == nil {
+		return nil
+	}
+	for _, f := range de.Findings {
+		rule := mapFinding(k, f)
+		// What agy reads from some build in this kind of file is judged
+		// by version, never a false error.
+		if ext, ok := extensionOf(rule); ok {
+			if b, accepted := agy.JSONAccepts(name, ext); accepted {
+				found.addSince(b.Since, rule, f.Line, f.Column, f.Pointer, f.Message)
+				continue
+			}
+		}
+		found.add(rule, f.Line, f.Column, f.Pointer, f.Message)
+	}
+	return nil
+}
+
+// checkValue lints a JSON document of kind k held as a value, as check
+// lints its text: the same findings, without positions.
+func (c *checker) checkValue(path string, k kind, value any, perm fs.FileMode, inPlugin bool) ([]Finding, error) {
+	c.unknownBudget, c.unlisted = MaxFindings, 0
+	name := schemaName(k)
+	if name == "" || !jsonKind(k) {
+		return nil, fmt.Errorf("lint: %s documents are not JSON", k)
+	}
+	v, err := c.validator(name)
+	if err != nil {
+		return nil, err
+	}
+	found, rules := &sink{c: c, path: path}, &sink{c: c, path: path}
+	if err := c.schemaFindings(path, k, name, v.ValidateValue(name, value), found); err != nil {
+		return nil, err
+	}
+	c.rules(path, k, nil, value, perm, inPlugin, rules)
+	return capFindings(append(found.out, rules.out...), c.unlisted), nil
+}
+
+// jsonKind says a kind of document is JSON, not markdown.
+func jsonKind(k kind) bool {
+	switch k {
+	case kindHooks, kindMCP, kindPlugin, kindCLISettings, kindACPSettings, kindUserConfig:
+		return true
+	}
+	return false
 }
 
 // sink collects one document's findings.
@@ -290,9 +332,9 @@ func (s *sink) addAs(sev Severity, rule string, line, col int, ptr, msg string) 
 }
 
 // rules runs the checks the schema cannot make on a JSON document of kind
-// k, read as tree with the value root.
+// k, read as tree with the value root (tree nil: held as the value root).
 func (c *checker) rules(path string, k kind, tree *jsonmerge.Tree, root any, perm fs.FileMode, inPlugin bool, s *sink) {
-	loc := &locator{tree}
+	loc := &locator{tree, root}
 	switch k {
 	case kindHooks:
 		c.hooks(root, loc, inPlugin, s.add, s.addSince)
@@ -931,11 +973,45 @@ func (c *checker) credentials(root any, loc *locator, perm os.FileMode, add func
 
 // locator finds where the values of a document read by the one JSON reader
 // (jsonmerge.Read) start.
-type locator struct{ t *jsonmerge.Tree }
+// locator locates in a document read as t, or, t nil, held as the value
+// root: then nothing has a position, and members come in sorted order,
+// the order agyconf writes them in.
+type locator struct {
+	t    *jsonmerge.Tree
+	root any
+}
+
+// members lists the members of the object at path, in document order, a
+// later duplicate counting (jsonmerge.Tree.Members).
+func (l *locator) members(path []string) []jsonmerge.Member {
+	if l.t != nil {
+		return l.t.Members(path)
+	}
+	v := l.root
+	for _, seg := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[seg]
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := make([]jsonmerge.Member, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, jsonmerge.Member{Name: k})
+	}
+	return out
+}
 
 // value returns the 1-based line and character column of the value at
-// ptr, or 0, 0 for a pointer into no value.
+// ptr, or 0, 0 for a pointer into no value or a document without text.
 func (l *locator) value(ptr string) (int, int) {
+	if l.t == nil {
+		return 0, 0
+	}
 	line, col, found := l.t.LocatePointer(ptr, false)
 	if !found {
 		return 0, 0
@@ -1007,7 +1083,7 @@ func Document(path, schemaName string, data []byte, o DocumentOptions) ([]Findin
 // DocumentChecker lints many documents, as Document does, with what they
 // share built once: each schema is compiled on its first document, not on
 // every one (2,000 skills compiled the skill schema 2,000 times). Not for
-// concurrent use.
+// concurrent use; Fork makes another for another goroutine.
 type DocumentChecker struct {
 	c    *checker
 	stat func(string) (fs.FileInfo, error) // newChecker's default
@@ -1019,12 +1095,45 @@ func NewDocumentChecker() *DocumentChecker {
 	return &DocumentChecker{c: c, stat: c.stat}
 }
 
+// Fork returns a DocumentChecker for another goroutine that shares what
+// dc has built and builds: each schema is still compiled once.
+func (dc *DocumentChecker) Fork() *DocumentChecker {
+	c := *dc.c
+	return &DocumentChecker{c: &c, stat: dc.stat}
+}
+
 // Check lints one document: see Document.
 func (dc *DocumentChecker) Check(path, schemaName string, data []byte, o DocumentOptions) ([]Finding, error) {
 	k, ok := kindOfSchema(schemaName)
 	if !ok {
 		return nil, fmt.Errorf("lint: no kind of document has the schema %q", schemaName)
 	}
+	c := dc.with(o)
+	out, err := c.check(path, k, data, o.Mode, o.InPlugin)
+	Sort(out)
+	return out, err
+}
+
+// CheckValue lints a JSON document agyconf holds as a value, as Check
+// lints its text: value is what encoding/json with UseNumber decodes the
+// text into (schema.Validator.ValidateValue). The findings are Check's on
+// the text agyconf writes for it (members sorted), without positions;
+// what only text can hold is not judged. Render checks what it writes
+// this way, and reads the text for positions only when there are
+// findings.
+func (dc *DocumentChecker) CheckValue(path, schemaName string, value any, o DocumentOptions) ([]Finding, error) {
+	k, ok := kindOfSchema(schemaName)
+	if !ok {
+		return nil, fmt.Errorf("lint: no kind of document has the schema %q", schemaName)
+	}
+	c := dc.with(o)
+	out, err := c.checkValue(path, k, value, o.Mode, o.InPlugin)
+	Sort(out)
+	return out, err
+}
+
+// with sets the checker up for one document.
+func (dc *DocumentChecker) with(o DocumentOptions) *checker {
 	if o.LookPath == nil {
 		o.LookPath = exec.LookPath
 	}
@@ -1034,9 +1143,7 @@ func (dc *DocumentChecker) Check(path, schemaName string, data []byte, o Documen
 	if c.stat == nil {
 		c.stat = dc.stat
 	}
-	out, err := c.check(path, k, data, o.Mode, o.InPlugin)
-	Sort(out)
-	return out, err
+	return c
 }
 
 // legacyTarget names where what a legacy folder holds belongs now: the

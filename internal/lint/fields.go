@@ -24,7 +24,7 @@ func (c *checker) unknownFields(rule, schemaName, defPtr string, path []string, 
 		// pointer used here.
 		panic(fmt.Sprintf("lint: %v", err))
 	}
-	members := loc.t.Members(path)
+	members := loc.members(path)
 	base := ""
 	for _, seg := range path {
 		base += "/" + escape(seg)

@@ -1,11 +1,18 @@
 package lint
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/render"
 )
 
 // FuzzLintFile: any content of any file Antigravity reads gives findings
@@ -98,4 +105,70 @@ func FuzzMayName(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzCheckValue: a JSON document checked as the value it holds gives the
+// findings its text gives, positions aside, in any order: render checks
+// what it writes as values and reads the text only when there are
+// findings. The text is what render writes (members sorted, two-space
+// indent), so nothing only text can hold is in it.
+func FuzzCheckValue(f *testing.F) {
+	for _, s := range []string{
+		`{"h": {"Stop": [{"type": "command", "command": "x", "timeout": 5}]}, "g": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "p"}]}]}}`,
+		`{"enabled": true}`, `{"mcpServers": {"a": {"command": 1}, "b": {"command": "./rel", "bogus": 2, "env": {"API_TOKEN": "sk-0123456789abcdef0123"}}}}`,
+		`{"mcpServers": {"a": {"serverUrl": "https://x", "headers": {"Authorization": "Bearer x"}}, "b": {}}}`,
+		`{"name": "p", "permissions": [], "x": 1}`, `{"name": "P Q", "version": "1"}`,
+		`{"permissions": {"allow": ["command(time)", "command(regex:(?!x)", "unsandboxed", "mcp(a)", "mcp(p_a)"]}, "verbosity": "medium"}`,
+		`{"userSettings": {"globalPermissionGrants": {"allow": ["mcp(x)"]}}, "u": 1}`, `[]`, `"x"`, `{"mcpServers": []}`,
+	} {
+		for _, schema := range []string{"hooks", "mcp_config", "plugin", "cli-settings", "acp-settings", "user-config"} {
+			f.Add(schema, []byte(s))
+		}
+	}
+	look := func(s string) (string, error) { return s, nil }
+	f.Fuzz(func(t *testing.T, schemaName string, data []byte) {
+		k, ok := kindOfSchema(schemaName)
+		if !ok || !jsonKind(k) {
+			t.Skip()
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if dec.Decode(&v) != nil || dec.More() {
+			t.Skip()
+		}
+		text, err := render.EncodeJSON(v)
+		if err != nil {
+			t.Skip()
+		}
+		// The value as the text decodes: what render's Decoded gives.
+		var value any
+		dec = json.NewDecoder(bytes.NewReader(text))
+		dec.UseNumber()
+		if err := dec.Decode(&value); err != nil {
+			t.Fatal(err)
+		}
+		for _, machine := range []bool{false, true} {
+			o := DocumentOptions{Machine: machine, LookPath: look, Stat: func(string) (fs.FileInfo, error) { return nil, fs.ErrNotExist }}
+			fromText, terr := NewDocumentChecker().Check("doc.json", schemaName, text, o)
+			fromValue, verr := NewDocumentChecker().CheckValue("doc.json", schemaName, value, o)
+			if (terr == nil) != (verr == nil) {
+				t.Fatalf("text: %v; value: %v", terr, verr)
+			}
+			if got, want := unplaced(fromValue), unplaced(fromText); !slices.Equal(got, want) {
+				t.Fatalf("%s %s machine=%v: the value's findings\n%s\nthe text's\n%s", schemaName, text, machine, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	})
+}
+
+// unplaced lists findings without their positions, sorted.
+func unplaced(fs []Finding) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		f.Line, f.Column = 0, 0
+		out[i] = fmt.Sprintf("%+v", f)
+	}
+	slices.Sort(out)
+	return out
 }

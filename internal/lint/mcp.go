@@ -44,7 +44,7 @@ func (c *checker) mcpNewer(root any, loc *locator, addSince func(agy.Version, st
 func (c *checker) mcpUnknown(root any, loc *locator, add func(string, int, int, string, string)) {
 	top, _ := root.(map[string]any)
 	servers, _ := top["mcpServers"].(map[string]any)
-	for _, m := range loc.t.Members([]string{"mcpServers"}) {
+	for _, m := range loc.members([]string{"mcpServers"}) {
 		if _, ok := servers[m.Name].(map[string]any); ok {
 			c.unknownFields("mcp/unknown-field", "mcp_config", "/$defs/server", []string{"mcpServers", m.Name}, loc, add, "the server "+m.Name)
 		}

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -144,6 +146,73 @@ func (d *Document) Bytes(read SecretReader) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", d.Path, err)
 	}
 	return EncodeJSON(v)
+}
+
+// Decoded returns what the document's text, as Bytes writes it, decodes
+// to through encoding/json with UseNumber: map[string]any, []any, string,
+// json.Number, bool, nil. It builds the value without writing the text,
+// and says whether it could: a leaf the encoder writes its own way (a
+// float, any type but string, bool, the integers and json.RawMessage), or
+// a string or key that is not valid UTF-8, which the encoder changes,
+// and the caller reads Bytes instead (TestDecodedIsTheTextsValue). A
+// document that is not JSON is not decoded.
+func (d *Document) Decoded(read SecretReader) (v any, ok bool, err error) {
+	if d.JSON == nil {
+		return nil, false, nil
+	}
+	resolved, err := resolve(d.JSON, read)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", d.Path, err)
+	}
+	v, ok = decoded(resolved)
+	return v, ok, nil
+}
+
+// decoded is a resolved document's value as its encoded text decodes, in
+// place; ok is false for what decoding would not give back as it is.
+func decoded(v any) (any, bool) {
+	switch x := v.(type) {
+	case nil, bool:
+		return x, true
+	case string:
+		return x, utf8.ValidString(x)
+	case int:
+		return json.Number(strconv.Itoa(x)), true
+	case int64:
+		return json.Number(strconv.FormatInt(x, 10)), true
+	case json.RawMessage:
+		// The encoder writes it compacted, as it is; decoding it alone
+		// gives what decoding it there does.
+		if !json.Valid(x) {
+			return nil, false
+		}
+		dec := json.NewDecoder(bytes.NewReader(x))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		return v, true
+	case map[string]any:
+		for k, e := range x {
+			d, ok := decoded(e)
+			if !ok || !utf8.ValidString(k) {
+				return nil, false
+			}
+			x[k] = d
+		}
+		return x, true
+	case []any:
+		for i, e := range x {
+			d, ok := decoded(e)
+			if !ok {
+				return nil, false
+			}
+			x[i] = d
+		}
+		return x, true
+	}
+	return nil, false
 }
 
 // resolve returns a copy of v with every model.Str replaced by its text,

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
@@ -250,4 +252,152 @@ func TestSecretInsideJSONEncode(t *testing.T) {
 	if got["plain"] != "Bearer "+value {
 		t.Errorf("plain: %q", got["plain"])
 	}
+}
+
+// TestDecodedIsTheTextsValue: the value Decoded builds is the one the
+// text Bytes writes decodes to, for every JSON document of the golden
+// configs and for random documents of every kind of leaf; Decoded gives
+// up exactly when a leaf is one it does not build (a float, raw JSON) or
+// a string or key is not valid UTF-8 (raw JSON decodes as it is, or not
+// at all).
+func TestDecodedIsTheTextsValue(t *testing.T) {
+	textValue := func(t *testing.T, d *render.Document) any {
+		t.Helper()
+		b, err := d.Bytes(render.Redact)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	n := 0
+	for _, dir := range []string{"global", "workspace", "workspace-settings"} {
+		cfg := load(t, dir)
+		for _, l := range []model.Product{model.ProductCLI, model.ProductIDE, model.ProductBoth} {
+			cfg.Agyconf.Product = l
+			plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
+			if plan == nil {
+				continue // a product this config cannot render for
+			}
+			if diags.HasErrors() {
+				t.Fatalf("%s for %s: %v", dir, l, diags)
+			}
+			for _, d := range plan.Documents {
+				if d.JSON == nil {
+					continue
+				}
+				v, ok, err := d.Decoded(render.Redact)
+				if err != nil || !ok {
+					t.Fatalf("%s: Decoded gave up (%v, %v) on a rendered document", d.Path, ok, err)
+				}
+				if diff := cmp.Diff(textValue(t, d), v); diff != "" {
+					t.Fatalf("%s: Decoded differs from the text's value (-text +decoded):\n%s", d.Path, diff)
+				}
+				n++
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d rendered documents checked", n)
+	}
+	r := rand.New(rand.NewPCG(2026, 12))
+	strs := []string{"", "a", "ü", "\u2028", "<&>", "\"\\", "\x00", "\xff", "a\xc3", "\U0001F600"}
+	var gen func(depth int) (any, bool)
+	gen = func(depth int) (any, bool) {
+		switch c := r.IntN(11); {
+		case c < 2 && depth < 4:
+			m := map[string]any{}
+			for range r.IntN(4) {
+				e, _ := gen(depth + 1)
+				m[strs[r.IntN(len(strs))]] = e
+			}
+			// A repeated key replaced its first value: the map decides.
+			return m, decodable(m)
+		case c < 4 && depth < 4:
+			a, ok := []any{}, true
+			for range r.IntN(4) {
+				e, eok := gen(depth + 1)
+				a = append(a, e)
+				ok = ok && eok
+			}
+			return a, ok
+		case c == 4:
+			s := strs[r.IntN(len(strs))]
+			return s, utf8.ValidString(s)
+		case c == 5:
+			return r.IntN(2) == 0, true
+		case c == 6:
+			return nil, true
+		case c == 7:
+			return r.IntN(1000) - 500, true
+		case c == 8:
+			s := strs[r.IntN(len(strs))]
+			p := model.Str{{Text: s}}
+			if r.IntN(2) == 0 {
+				p = append(p, model.Part{SecretFile: "/s"})
+			}
+			return p, utf8.ValidString(s)
+		case c == 9:
+			return 1.5, false
+		default:
+			raw := []string{`{"b":1,"a":[2,"\u00fc"],"a":3}`, `"\ud800x"`, "\"\xff\"", `1e3`, `{"a":1} x`, `{`}[r.IntN(6)]
+			return json.RawMessage(raw), json.Valid([]byte(raw))
+		}
+	}
+	for range 2000 {
+		v, want := gen(0)
+		if v == nil {
+			continue // a document's JSON is never nil: nil means none
+		}
+		d := &render.Document{Path: "x.json", JSON: v}
+		got, ok, err := d.Decoded(render.Redact)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != want {
+			t.Fatalf("%#v: Decoded says %v, want %v", v, ok, want)
+		}
+		if ok {
+			if diff := cmp.Diff(textValue(t, d), got); diff != "" {
+				t.Fatalf("%#v: Decoded differs from the text's value (-text +decoded):\n%s", v, diff)
+			}
+		}
+	}
+}
+
+// decodable says Decoded builds v: no float, no raw JSON that is not
+// JSON, valid UTF-8 outside raw JSON.
+func decodable(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if !utf8.ValidString(k) || !decodable(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !decodable(e) {
+				return false
+			}
+		}
+	case string:
+		return utf8.ValidString(x)
+	case model.Str:
+		for _, p := range x {
+			if !utf8.ValidString(p.Text) {
+				return false
+			}
+		}
+	case json.RawMessage:
+		return json.Valid(x)
+	case float64:
+		return false
+	}
+	return true
 }
