@@ -22,12 +22,18 @@ import (
 // thousand servers started by npx ask once. Safe for concurrent use.
 type pathIndex struct {
 	dirs []string
-	// listing holds the names in each of dirs, listed once, all at the
-	// first lookup or by prefetch; nil: the folder could not be listed.
-	once    sync.Once
-	listing []map[string]bool
+	// listing holds the names in each of dirs, each folder listed once,
+	// when a lookup first needs it or by prefetch: a name found in an
+	// early folder never waits on a later one (a hung network mount).
+	listing []*listing
 	mu      sync.Mutex
 	found   map[string]lookup
+}
+
+// listing is one folder's names; nil: the folder could not be listed.
+type listing struct {
+	once  sync.Once
+	names map[string]bool
 }
 
 type lookup struct {
@@ -36,15 +42,36 @@ type lookup struct {
 }
 
 func newPathIndex(path string) *pathIndex {
-	return &pathIndex{dirs: filepath.SplitList(path), found: map[string]lookup{}}
+	p := &pathIndex{dirs: filepath.SplitList(path), found: map[string]lookup{}}
+	byDir := map[string]*listing{}
+	for _, dir := range p.dirs {
+		// A folder PATH names twice is listed once.
+		l := byDir[dir]
+		if l == nil {
+			l = &listing{}
+			byDir[dir] = l
+		}
+		p.listing = append(p.listing, l)
+	}
+	return p
 }
 
-// prefetch lists PATH's folders now, as a lookup would: for a goroutine
-// of its own while the files are found.
+// prefetch lists PATH's folders now, in order, as lookups would: for a
+// goroutine of its own while the files are found.
 func (p *pathIndex) prefetch() {
-	if runtime.GOOS != "darwin" {
-		p.once.Do(p.list)
+	if runtime.GOOS == "darwin" {
+		return
 	}
+	for i := range p.dirs {
+		p.names(i)
+	}
+}
+
+// names lists PATH's folder i once.
+func (p *pathIndex) names(i int) map[string]bool {
+	l := p.listing[i]
+	l.once.Do(func() { l.names = listNames(p.dirs[i]) })
+	return l.names
 }
 
 func (p *pathIndex) lookPath(name string) (string, error) {
@@ -66,9 +93,8 @@ func (p *pathIndex) lookPath(name string) (string, error) {
 }
 
 func (p *pathIndex) search(name string) (string, error) {
-	p.once.Do(p.list)
 	for i, dir := range p.dirs {
-		if names := p.listing[i]; names != nil && !names[name] {
+		if names := p.names(i); names != nil && !names[name] {
 			continue
 		}
 		full := filepath.Join(dir, name)
@@ -87,20 +113,6 @@ func (p *pathIndex) search(name string) (string, error) {
 		}
 	}
 	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
-}
-
-// list lists every folder of PATH, each once however often PATH names it.
-func (p *pathIndex) list() {
-	p.listing = make([]map[string]bool, len(p.dirs))
-	seen := map[string]map[string]bool{}
-	for i, dir := range p.dirs {
-		names, ok := seen[dir]
-		if !ok {
-			names = listNames(dir)
-			seen[dir] = names
-		}
-		p.listing[i] = names
-	}
 }
 
 // listNames returns the names in dir, nil if it cannot be listed. Names

@@ -79,7 +79,9 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 	prefetch := func() {}
 	if opts.LookPath == nil {
 		ix := newPathIndex(os.Getenv("PATH"))
-		prefetch = sync.OnceFunc(func() { go ix.prefetch() })
+		if !opts.BytesOnly {
+			prefetch = sync.OnceFunc(func() { go ix.prefetch() })
+		}
 		opts.LookPath = ix.lookPath
 	} else {
 		opts.LookPath = serialized(opts.LookPath)
@@ -239,11 +241,16 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 		return err
 	}
 	// Whether p is a plugin is in its listing: a plugin.json that is a
-	// file, or a link that leads to one.
+	// file says so, none says not. Anything else (a link, another
+	// entry, another casing, which a case-insensitive volume finds) is
+	// asked of the filesystem, as agy asks.
 	plugin := false
 	for _, e := range entries {
-		if e.Name() == "plugin.json" {
-			plugin = e.Type().IsRegular() || !e.IsDir() && fileIsPluginDir(p)
+		switch name := e.Name(); {
+		case name == "plugin.json" && e.Type().IsRegular():
+			plugin = true
+		case strings.EqualFold(name, "plugin.json"):
+			plugin = plugin || fileIsPluginDir(p)
 		}
 	}
 	w.plugins.know(p, plugin)

@@ -3,6 +3,7 @@ package lint_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,6 +126,13 @@ func TestDiscoveryLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Another casing is what the filesystem says: a plugin where it is
+	// case-insensitive, none where it is not.
+	casing := filepath.Join(root, "ws", "plugins", "casing")
+	write(t, casing, "hooks.json", badHooks)
+	write(t, casing, "Plugin.json", `{"name": "c"}`)
+	_, err := os.Stat(filepath.Join(casing, "plugin.json"))
+	foldsCase := err == nil
 	link := filepath.Join(root, "home", ".gemini")
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
 		t.Fatal(err)
@@ -150,7 +158,11 @@ func TestDiscoveryLinks(t *testing.T) {
 	if got := files(link); len(got) != 1 || got[0] != "home/.gemini/config/hooks.json" {
 		t.Errorf("a linked .gemini: linted %v, want home/.gemini/config/hooks.json alone", got)
 	}
-	if got := files(filepath.Join(root, "ws")); len(got) != 1 || got[0] != "ws/plugins/file/hooks.json" {
-		t.Errorf("plugins by a linked plugin.json: linted %v, want ws/plugins/file/hooks.json alone", got)
+	want := []string{"ws/plugins/file/hooks.json"}
+	if foldsCase {
+		want = []string{"ws/plugins/casing/hooks.json", "ws/plugins/file/hooks.json"}
+	}
+	if got := files(filepath.Join(root, "ws")); !slices.Equal(got, want) {
+		t.Errorf("plugins by a linked plugin.json, and by another casing: linted %v, want %v", got, want)
 	}
 }

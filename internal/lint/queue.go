@@ -51,7 +51,9 @@ func (q *queue) add(f found) {
 	} else {
 		q.small = append(q.small, i)
 	}
-	q.cond.Signal()
+	// Every waiter: a checker waiting for a file, and one waiting in
+	// found for the search to end, wait on the same condition.
+	q.cond.Broadcast()
 }
 
 // close ends the search, with its error.

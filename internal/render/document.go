@@ -152,8 +152,9 @@ func (d *Document) Bytes(read SecretReader) ([]byte, error) {
 // to through encoding/json with UseNumber: map[string]any, []any, string,
 // json.Number, bool, nil. It builds the value without writing the text,
 // and says whether it could: a leaf the encoder writes its own way (a
-// float, any type but string, bool, the integers and json.RawMessage), or
-// a string or key that is not valid UTF-8, which the encoder changes,
+// float, any type but string, bool, the integers and json.RawMessage), a
+// json.RawMessage other than the one encoding/json writes for its value,
+// or a string or key that is not valid UTF-8, which the encoder changes,
 // and the caller reads Bytes instead (TestDecodedIsTheTextsValue). A
 // document that is not JSON is not decoded.
 func (d *Document) Decoded(read SecretReader) (v any, ok bool, err error) {
@@ -181,8 +182,10 @@ func decoded(v any) (any, bool) {
 	case int64:
 		return json.Number(strconv.FormatInt(x, 10)), true
 	case json.RawMessage:
-		// The encoder writes it compacted, as it is; decoding it alone
-		// gives what decoding it there does.
+		// The encoder copies it into the text as it is, so what only text
+		// holds (a repeated key, invalid UTF-8, members out of order)
+		// would be in the file and not in the value: it is decoded only
+		// when it is what encoding/json writes for its own value.
 		if !json.Valid(x) {
 			return nil, false
 		}
@@ -190,6 +193,9 @@ func decoded(v any) (any, bool) {
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		if again, err := json.Marshal(v); err != nil || !bytes.Equal(again, x) {
 			return nil, false
 		}
 		return v, true
