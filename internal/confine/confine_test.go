@@ -700,3 +700,86 @@ func TestWriterRootFollowsNames(t *testing.T) {
 		t.Fatalf("read after the folder was made again: %q, %v; want \"new\"", b, err)
 	}
 }
+
+// TestLstatFastAgrees: Lstat answered by the kernel in one call, for a
+// name with no link in it, is what the walk answers, in a plain, a
+// strict and a folder-keeping view, for files, folders, FIFOs, setuid and
+// sticky modes, links of every kind (at the end, on the way, out, up,
+// dangling), names below a file, missing names and names that are not
+// valid; and the fast path answers at least the plain ones (the walk
+// would answer everything and the test say nothing).
+func TestLstatFastAgrees(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, mode os.FileMode) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/b/c.json", 0o644)
+	write("a/setuid", 0o4755)
+	write("a/secret", 0o600)
+	if err := os.Mkdir(filepath.Join(dir, "sticky"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "sticky"), 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "a/fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"a/tofile": "b/c.json", "a/todir": "b", "a/up": "..", "a/out": "/etc",
+		"a/dangling": "nowhere", "abs": filepath.Join(dir, "a"),
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := []string{"a", "a/b", "a/b/c.json", "a/setuid", "a/secret", "sticky", "a/fifo",
+		"a/tofile", "a/todir", "a/todir/c.json", "a/up", "a/up/a/b/c.json", "a/out", "a/out/passwd",
+		"a/dangling", "abs", "abs/b/c.json", "a/b/c.json/x", "missing", "a/missing/deeper",
+		".", "", "/etc/passwd", "../x", "a/../a/b", "a//b", "a/b/"}
+	type result struct{ v, err string }
+	stamp := func(fi fs.FileInfo) string {
+		if fi == nil {
+			return ""
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		return fmt.Sprintf("%s %v %d %d %d %v", fi.Name(), fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), st.Ino, fi.IsDir())
+	}
+	fast := 0
+	for _, o := range []Options{{}, {KeepFolders: true}} {
+		r, err := Open(dir, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, view := range []FS{r, r.Strict()} {
+			vr := view.(*Root)
+			for _, n := range names {
+				fi, err := vr.Lstat(n)
+				got := result{stamp(fi), errString(err)}
+				wfi, werr := vr.lstatWalked(n)
+				want := result{stamp(wfi), errString(werr)}
+				if got != want {
+					t.Errorf("strict=%v keep=%v Lstat(%q) = %+v; the walk gives %+v", vr.strict, o.KeepFolders, n, got, want)
+				}
+				if _, ok := vr.lstatFast(n); ok {
+					fast++
+				}
+			}
+		}
+		r.Close()
+	}
+	// a, a/b, a/b/c.json, a/setuid, a/secret, sticky, a/fifo: in each
+	// of four views.
+	if fast != 4*7 {
+		t.Errorf("the kernel answered %d lookups, want %d: the fast path is not being taken", fast, 4*7)
+	}
+}

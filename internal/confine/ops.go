@@ -12,6 +12,16 @@ import (
 
 // Lstat describes name without following a link at its last segment.
 func (r *Root) Lstat(name string) (fs.FileInfo, error) {
+	// A name with no link in it needs no walk: the kernel looks it up
+	// in one call (lstatFast), and anything else is walked.
+	if fi, ok := r.lstatFast(name); ok {
+		return fi, nil
+	}
+	return r.lstatWalked(name)
+}
+
+// lstatWalked is Lstat by the walk alone.
+func (r *Root) lstatWalked(name string) (fs.FileInfo, error) {
 	res, err := r.resolve(name, false)
 	if err != nil {
 		return nil, err

@@ -23,6 +23,8 @@ type Root struct {
 	noSync bool
 	cache  *resolveCache
 	dirs   *dirHandles
+	// beneath opens the folder once more, as a file, for lstatFast.
+	beneath *beneath
 }
 
 // resolveCache remembers how folders resolved during one run: a render of
@@ -63,7 +65,7 @@ func Open(dir string, o Options) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := &Root{dir: abs, real: real, root: r, noSync: o.NoSync, cache: &resolveCache{dirs: map[string]string{}}}
+	root := &Root{dir: abs, real: real, root: r, noSync: o.NoSync, cache: &resolveCache{dirs: map[string]string{}}, beneath: &beneath{}}
 	if o.KeepFolders {
 		root.dirs = &dirHandles{open: map[string]*dirHandle{}}
 	}
@@ -73,6 +75,7 @@ func Open(dir string, o Options) (*Root, error) {
 // Close closes the root; the Root and its Strict views are unusable after.
 func (r *Root) Close() error {
 	r.dirs.closeAll()
+	r.beneath.close()
 	return r.root.Close()
 }
 
