@@ -221,7 +221,8 @@ func (v *Validator) CheckJSONWhile(name string, data []byte, also func(*jsonmerg
 	}
 	value := tree.Value()
 	var wg sync.WaitGroup
-	if also != nil && len(data) >= concurrentFrom {
+	alongside := also != nil && len(data) >= concurrentFrom
+	if alongside {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -230,7 +231,7 @@ func (v *Validator) CheckJSONWhile(name string, data []byte, also func(*jsonmerg
 	}
 	out = append(out, ds.validate(value, treeLocator{tree})...)
 	wg.Wait()
-	if also != nil && len(data) < concurrentFrom {
+	if also != nil && !alongside {
 		also(tree, value)
 	}
 	return tree, docError(name, out)

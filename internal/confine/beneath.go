@@ -35,7 +35,7 @@ func (b *beneath) close() {
 // to answer: an error of any kind, a link on the way or at the end (which
 // a strict view refuses, with its own error), a kernel without the call.
 func (r *Root) lstatFast(name string) (fs.FileInfo, bool) {
-	if name == "" || name == "." || !fs.ValidPath(name) {
+	if name == "." || !fs.ValidPath(name) {
 		return nil, false
 	}
 	fd, ok := r.beneath.open(r.root)

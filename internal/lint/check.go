@@ -1104,11 +1104,10 @@ func (dc *DocumentChecker) Fork() *DocumentChecker {
 
 // Check lints one document: see Document.
 func (dc *DocumentChecker) Check(path, schemaName string, data []byte, o DocumentOptions) ([]Finding, error) {
-	k, ok := kindOfSchema(schemaName)
-	if !ok {
-		return nil, fmt.Errorf("lint: no kind of document has the schema %q", schemaName)
+	c, k, err := dc.with(schemaName, o)
+	if err != nil {
+		return nil, err
 	}
-	c := dc.with(o)
 	out, err := c.check(path, k, data, o.Mode, o.InPlugin)
 	Sort(out)
 	return out, err
@@ -1122,18 +1121,22 @@ func (dc *DocumentChecker) Check(path, schemaName string, data []byte, o Documen
 // this way, and reads the text for positions only when there are
 // findings.
 func (dc *DocumentChecker) CheckValue(path, schemaName string, value any, o DocumentOptions) ([]Finding, error) {
-	k, ok := kindOfSchema(schemaName)
-	if !ok {
-		return nil, fmt.Errorf("lint: no kind of document has the schema %q", schemaName)
+	c, k, err := dc.with(schemaName, o)
+	if err != nil {
+		return nil, err
 	}
-	c := dc.with(o)
 	out, err := c.checkValue(path, k, value, o.Mode, o.InPlugin)
 	Sort(out)
 	return out, err
 }
 
-// with sets the checker up for one document.
-func (dc *DocumentChecker) with(o DocumentOptions) *checker {
+// with sets the checker up for one document of the named schema, and
+// returns it with the document's kind.
+func (dc *DocumentChecker) with(schemaName string, o DocumentOptions) (*checker, kind, error) {
+	k, ok := kindOfSchema(schemaName)
+	if !ok {
+		return nil, "", fmt.Errorf("lint: no kind of document has the schema %q", schemaName)
+	}
 	if o.LookPath == nil {
 		o.LookPath = exec.LookPath
 	}
@@ -1143,7 +1146,7 @@ func (dc *DocumentChecker) with(o DocumentOptions) *checker {
 	if c.stat == nil {
 		c.stat = dc.stat
 	}
-	return c
+	return c, k, nil
 }
 
 // legacyTarget names where what a legacy folder holds belongs now: the

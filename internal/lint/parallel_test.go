@@ -107,15 +107,7 @@ func plantTree(t *testing.T, r *rand.Rand, root string) {
 		"text":     {"a global rule\n"},
 	}
 	pick := func(kind string) string { d := docs[kind]; return d[r.IntN(len(d))] }
-	put := func(rel, content string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(rel, content string) { write(t, root, rel, content) }
 	for i := range 3 + r.IntN(30) {
 		n := strconv.Itoa(i)
 		switch r.IntN(9) {

@@ -214,7 +214,7 @@ func discover(dir string, plugins *pluginDirs, add func(found)) error {
 	base := strings.Split(filepath.ToSlash(abs), "/")
 	// The given folder counts as inside a layout when it is a root, a
 	// .gemini folder, a plugin, or lies below one of those.
-	w := walker{plugins: plugins, add: add, ignore: ignoreFile(), base: len(base)}
+	w := walker{plugins: plugins, add: add, ignore: ignoreFile()}
 	inside := plugins.is(dir)
 	for _, s := range base {
 		if isRoot(s) || s == ".gemini" || s == ".antigravity" {
@@ -229,7 +229,6 @@ type walker struct {
 	plugins *pluginDirs
 	add     func(found)
 	ignore  string // the name of a workspace's .antigravityignore
-	base    int    // how many segments the given folder's own path has
 }
 
 // walk finds the files in the folder p, whose path's segments are segs;

@@ -136,11 +136,9 @@ func (q *queue) run(c *checker) ([]*job, error) {
 			}
 		}()
 	}
+	// A checker stops only once the search is over (take), so it is.
 	wg.Wait()
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for !q.done {
-		q.cond.Wait()
-	}
 	return q.jobs, q.err
 }
