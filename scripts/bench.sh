@@ -7,21 +7,43 @@
 #
 #   scripts/bench.sh [RUNS]     (default 7; the median counts)
 #
+# Each command is timed by scripts/measure: wall time around its process
+# alone, CPU in microseconds. HARNESS=gtime times it as the first three
+# passes did instead, from outside GNU time with date(1): about 3 ms more
+# on each side of every ratio, CPU in hundredths of a second
+# (docs/benchmarks.md, fourth pass, compares the two).
+#
 # The configs: N MCP servers + N/5 skills + N/10 hooks ("1k" is the
 # 1,000 + 200 + 100 of the targets, "10k" ten times that). The floor is
 # scripts/floor: the same tree written with agyconf's durability rules
 # (temporary file, fsync, rename, folder fsync, 16 writers) and nothing
 # else.
+#
+# Nothing is deleted while the table is measured: every run writes into a
+# folder of its own, and all of them go when the script ends. On ext4
+# without a journal (these machines' disks), creating a file skips every
+# inode freed in the last 60 s (300 s while its inode table block is
+# dirty) in the group it allocates from, one by one, so a tree created
+# right after `rm -rf` of the last one paid for that deletion: the
+# floor's own CPU grew 14-26x from 1k to 10k (docs/benchmarks.md, fourth
+# pass). Leave five minutes after deleting large trees on the same disk
+# before a run whose figures count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+harness=${HARNESS:-measure}
 gtime=/usr/bin/time
-[ -x "$gtime" ] || { echo "scripts/bench.sh needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 2; }
+case $harness in
+measure) ;;
+gtime) [ -x "$gtime" ] || { echo "HARNESS=gtime needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 2; } ;;
+*) echo "HARNESS=$harness: use measure or gtime" >&2; exit 2 ;;
+esac
 
 go build -o "$work/agyconf" ./cmd/agyconf
 go build -o "$work/floor" ./scripts/floor
+go build -o "$work/measure" ./scripts/measure
 mkdir -p "$work/hello"
 cat >"$work/hello/main.go" <<'EOF'
 package main
@@ -61,11 +83,20 @@ for s in 1k 10k; do
   find "$work/tree-$s/.gemini" -type f | sort >"$work/files-$s"
 done
 
-# timed NAME CMD…: runs CMD once under GNU time, appending wall ns, CPU ns
-# and peak RSS KiB to $work/NAME.{wall,cpu,rss}.
+# timed NAME CMD…: runs CMD once, appending wall ns, CPU ns (user +
+# system), user ns and peak RSS KiB to $work/NAME.{wall,cpu,user,rss}.
 timed() {
-  local name=$1 t0 t1 u s m
+  local name=$1 t0 t1 u s m w
   shift
+  if [ "$harness" = measure ]; then
+    "$work/measure" "$work/t.out" "$@" 2>"$work/t.err" || { cat "$work/t.err" >&2; echo "failed: $*" >&2; exit 1; }
+    read -r w u s m <"$work/t.out"
+    echo "$w" >>"$work/$name.wall"
+    echo $((u + s)) >>"$work/$name.cpu"
+    echo "$u" >>"$work/$name.user"
+    echo "$m" >>"$work/$name.rss"
+    return
+  fi
   t0=$(date +%s%N)
   "$gtime" -f '%U %S %M' -o "$work/t.out" "$@" >/dev/null 2>"$work/t.err" || { cat "$work/t.err" >&2; echo "failed: $*" >&2; exit 1; }
   t1=$(date +%s%N)
@@ -78,15 +109,17 @@ timed() {
 median() { sort -n "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ms() { awk -v ns="$1" 'BEGIN {printf "%.1f ms", ns / 1e6}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f×", a / b}'; }
-fresh() { rm -rf "$work/root"; mkdir -p "$work/root"; }
+# fresh: a new, empty root in $root (nothing is deleted before the end).
+fresh() { root=$work/roots/$((++roots)); mkdir -p "$root"; }
+roots=0
 
 # Each round runs every measurement once, in this order; RUNS rounds.
 for ((r = 0; r < runs; r++)); do
-  fresh; timed render1k "$A" render -q --config "$work/1k.hcl" --root "$work/root" --instance bench
+  fresh; timed render1k "$A" render -q --config "$work/1k.hcl" --root "$root" --instance bench
   timed validate1k "$A" validate -q --config "$work/1k.hcl"
-  fresh; timed floor1k "$work/floor" "$work/tree-1k" "$work/root"
-  fresh; timed render10k "$A" render -q --config "$work/10k.hcl" --root "$work/root" --instance bench
-  fresh; timed floor10k "$work/floor" "$work/tree-10k" "$work/root"
+  fresh; timed floor1k "$work/floor" "$work/tree-1k" "$root"
+  fresh; timed render10k "$A" render -q --config "$work/10k.hcl" --root "$root" --instance bench
+  fresh; timed floor10k "$work/floor" "$work/tree-10k" "$root"
   # --check with and without the cache of the last render (its cache file
   # removed before each run), against diff -r of the tree and a copy.
   rm -rf "$work/tree-1k/.local/state/agyconf/cache"
@@ -118,4 +151,4 @@ echo "| import of the 10k tree ($(wc -l <"$work/files-10k") files) | $(ms "$(m i
 echo "| agyconf version | $(ms "$(m version wall)") | Go hello-world $(ms "$(m hello wall)") | $(ratio "$(m version wall)" "$(m hello wall)") | (measured) |"
 echo "| peak RSS, fresh render of 10k | $(awk -v k="$(m render10k rss)" 'BEGIN {printf "%.0f MB", k / 1024}') | output $(du -sm "$work/tree-10k/.gemini" | cut -f1) MB | | ≤ 200 MB |"
 echo
-echo "Runs: $runs rounds, medians. Machine: $(nproc) cores, $(uname -sr), $(go version | cut -d' ' -f3). agyhook: scripts/bench-agyhook.sh."
+echo "Runs: $runs rounds, medians, timed by $harness. Machine: $(nproc) cores, $(uname -sr), $(go version | cut -d' ' -f3). agyhook: scripts/bench-agyhook.sh."
