@@ -375,7 +375,7 @@ func (s *Session) WriteCache(identity string) error {
 	if !apply.InSync(s.Changes) || s.Config == nil || len(s.Config.Model.Inputs) == 0 {
 		return nil
 	}
-	return s.Store.WriteCache(s.Opts.Instance, identity, s.Config.Abs, s.Config.Model.Inputs, s.Changes)
+	return s.Store.WriteCache(s.Opts.Instance, identity, s.Config.Abs, s.Config.Model.Inputs, s.Changes, s.State)
 }
 
 // RenderRoot is where output goes: flag, else $HOME in global scope and
