@@ -48,3 +48,45 @@ func (r *Root) lstatFast(name string) (fs.FileInfo, bool) {
 	}
 	return fi, true
 }
+
+// openFast opens name for reading by the kernel alone when no link is
+// anywhere in it (ok), or opens nothing (not ok) for the walk to open:
+// an error of any kind, a link on the way or at the end, a kernel
+// without the call. flags are read-only ones (O_RDONLY with O_NONBLOCK,
+// O_DIRECTORY).
+func (r *Root) openFast(name string, flags int) (*os.File, bool) {
+	if !fs.ValidPath(name) {
+		return nil, false
+	}
+	fd, ok := r.beneath.open(r.root)
+	if !ok {
+		return nil, false
+	}
+	return openBeneath(fd, name, flags)
+}
+
+// entry is a folder entry read by openFast's handle, which is closed by
+// the time anyone asks for its Info: that is looked up below the root by
+// the entry's full name, never by a path outside it (an os.File not
+// opened in an os.Root would lstat its name as a path). Like the entries
+// of an os.Root's folder, it describes the entry itself, a link
+// included, in a strict view too: the folder it is in had no link on
+// the way when it was read.
+type entry struct {
+	fs.DirEntry
+	root *Root
+	name string
+}
+
+func (e *entry) Info() (fs.FileInfo, error) {
+	if fd, ok := e.root.beneath.open(e.root.root); ok {
+		if fi, ok := lstatBeneath(fd, e.name); ok {
+			return fi, nil
+		}
+	}
+	// Gone since, or a folder on the way swapped for a link: the root
+	// says so, in its own words.
+	return e.root.Lstat(e.name)
+}
+
+func (e *entry) String() string { return fs.FormatDirEntry(e) }

@@ -35,3 +35,21 @@ func lstatBeneath(dirfd int, name string) (fs.FileInfo, bool) {
 	}
 	return fi, true
 }
+
+// openBeneath opens name below the folder dirfd with flags (read-only
+// ones: O_RDONLY with O_NONBLOCK or O_DIRECTORY) in one openat2 that the
+// kernel refuses at any symbolic link, the last segment included, and at
+// anything outside the folder: for a name with no link in it, the file
+// the walk would open, without an lstat of each segment and an open of
+// each folder on the way (an import of 4,000 files made 36,000 fstatat
+// calls). ok is false on any error, for the walk to answer with its own.
+func openBeneath(dirfd int, name string, flags int) (*os.File, bool) {
+	fd, err := unix.Openat2(dirfd, name, &unix.OpenHow{
+		Flags:   uint64(flags | unix.O_NOFOLLOW | unix.O_CLOEXEC),
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if err != nil {
+		return nil, false
+	}
+	return os.NewFile(uintptr(fd), path.Base(name)), true
+}

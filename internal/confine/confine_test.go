@@ -783,3 +783,108 @@ func TestLstatFastAgrees(t *testing.T) {
 		t.Errorf("the kernel answered %d lookups, want %d: the fast path is not being taken", fast, 4*7)
 	}
 }
+
+// TestReadFastAgrees: ReadFile and ReadDir, opened by the kernel in one
+// call when no link is in the name (openFast), read what the walk reads,
+// and fail as it fails, on every kind of name in plain, strict and
+// folder-keeping views; entries' Info is the root's Lstat of each.
+func TestReadFastAgrees(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, mode os.FileMode) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/b/c.json", 0o644)
+	write("a/b/d/e.md", 0o600)
+	write("a/setuid", 0o4755)
+	write("a/big", 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "a/big"), make([]byte, 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write("unreadable/x", 0o644)
+	if err := syscall.Mkfifo(filepath.Join(dir, "a/fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"a/tofile": "b/c.json", "a/todir": "b", "a/up": "..", "a/out": "/etc",
+		"a/dangling": "nowhere", "abs": filepath.Join(dir, "a"), "a/b/loop": "loop",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := []string{".", "a", "a/b", "a/b/d", "a/b/c.json", "a/b/d/e.md", "a/setuid", "a/big", "a/fifo",
+		"a/tofile", "a/todir", "a/todir/c.json", "a/up", "a/up/a/b/c.json", "a/out", "a/out/passwd",
+		"a/dangling", "abs", "abs/b/c.json", "a/b/loop", "a/b/c.json/x", "missing", "a/missing/deeper",
+		"", "/etc/passwd", "../x", "a/../a/b", "a//b", "a/b/", "unreadable", "unreadable/x"}
+	if os.Getuid() != 0 {
+		// Root reads anything: the permission case only means something
+		// to another user.
+		if err := os.Chmod(filepath.Join(dir, "unreadable"), 0o000); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(filepath.Join(dir, "unreadable"), 0o755) })
+	}
+	stamp := func(fi fs.FileInfo) string {
+		if fi == nil {
+			return ""
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		return fmt.Sprintf("%s %v %d %d %d %v", fi.Name(), fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), st.Ino, fi.IsDir())
+	}
+	listing := func(es []fs.DirEntry) string {
+		var b strings.Builder
+		for _, e := range es {
+			fi, err := e.Info()
+			fmt.Fprintf(&b, "%s %v %v [%s] %s; ", e.Name(), e.Type(), e.IsDir(), stamp(fi), errString(err))
+		}
+		return b.String()
+	}
+	fast := 0
+	for _, o := range []Options{{}, {KeepFolders: true}} {
+		r, err := Open(dir, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, view := range []FS{r, r.Strict()} {
+			vr := view.(*Root)
+			for _, n := range names {
+				data, fi, err := vr.ReadFile(n, 50)
+				wdata, wfi, werr := vr.readFileWalked(n, 50)
+				if got, want := fmt.Sprintf("%q %s %s", data, stamp(fi), errString(err)), fmt.Sprintf("%q %s %s", wdata, stamp(wfi), errString(werr)); got != want {
+					t.Errorf("strict=%v keep=%v ReadFile(%q) = %s; the walk gives %s", vr.strict, o.KeepFolders, n, got, want)
+				}
+				es, err := vr.ReadDir(n)
+				wes, werr := vr.readDirWalked(n)
+				if got, want := listing(es)+errString(err), listing(wes)+errString(werr); got != want {
+					t.Errorf("strict=%v keep=%v ReadDir(%q) = %s; the walk gives %s", vr.strict, o.KeepFolders, n, got, want)
+				}
+				for _, flags := range []int{syscall.O_RDONLY | syscall.O_NONBLOCK, syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NONBLOCK} {
+					if f, ok := vr.openFast(n, flags); ok {
+						f.Close()
+						fast++
+					}
+				}
+			}
+		}
+		r.Close()
+	}
+	// Files: a/b/c.json, a/b/d/e.md, a/setuid, a/big, a/fifo and folders:
+	// ., a, a/b, a/b/d, unreadable (and, as root, unreadable/x) opened by
+	// the kernel as files; the folders as folders: in each of four views.
+	want := 4 * (5 + 5 + 5)
+	if os.Getuid() == 0 {
+		want += 4
+	}
+	if fast != want {
+		t.Errorf("the kernel opened %d names, want %d: the fast path is not being taken", fast, want)
+	}
+}

@@ -67,6 +67,17 @@ func (r *Root) Resolve(name string) (string, error) { return r.resolveWith(name,
 // ReadFile reads the regular file name leads to, of at most limit bytes,
 // without blocking: a FIFO, a device or a socket is refused at once.
 func (r *Root) ReadFile(name string, limit int64) ([]byte, fs.FileInfo, error) {
+	// A name with no link in it is opened by the kernel in one call
+	// (openFast); anything else, an error included, is walked.
+	if f, ok := r.openFast(name, syscall.O_RDONLY|syscall.O_NONBLOCK); ok {
+		defer f.Close()
+		return readOpen(f, r.Full(name), limit)
+	}
+	return r.readFileWalked(name, limit)
+}
+
+// readFileWalked is ReadFile by the walk alone.
+func (r *Root) readFileWalked(name string, limit int64) ([]byte, fs.FileInfo, error) {
 	res, err := r.resolve(name, true)
 	if err != nil {
 		return nil, nil, err
@@ -85,6 +96,25 @@ func (r *Root) ReadFile(name string, limit int64) ([]byte, fs.FileInfo, error) {
 
 // ReadDir lists the folder name leads to, sorted by name.
 func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
+	// O_DIRECTORY: a FIFO swapped in for the folder fails at once
+	// instead of blocking the open.
+	if f, ok := r.openFast(name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK); ok {
+		defer f.Close()
+		entries, err := f.ReadDir(-1)
+		if err != nil {
+			return nil, r.pathErr("readdir", name, err)
+		}
+		for i, e := range entries {
+			entries[i] = &entry{DirEntry: e, root: r, name: path.Join(name, e.Name())}
+		}
+		sortEntries(entries)
+		return entries, nil
+	}
+	return r.readDirWalked(name)
+}
+
+// readDirWalked is ReadDir by the walk alone.
+func (r *Root) readDirWalked(name string) ([]fs.DirEntry, error) {
 	res, err := r.resolve(name, true)
 	if err != nil {
 		return nil, err
