@@ -80,7 +80,7 @@ func newChecker(opts Options) *checker {
 	return &checker{
 		stat:       opts.Stat,
 		version:    opts.AgyVersion,
-		memo:       &memo{validators: map[string]*compiled{}, props: map[string][]string{}, plugins: newPluginDirs(), matchers: map[string][2]string{}},
+		memo:       &memo{validators: map[string]*compiled{}, props: map[string][]string{}, plugins: newPluginDirs(), matchers: map[string][2]string{}, wd: sync.OnceValues(os.Getwd)},
 		lookPath:   opts.LookPath,
 		machine:    true,
 		reference:  regexp.MustCompile(`^(Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$`),
@@ -101,6 +101,22 @@ type memo struct {
 	// matchers are hook matchers judged, with their finding's rule and
 	// message (matcher).
 	matchers map[string][2]string
+	// wd is the working folder, looked up once a run: filepath.Abs asks
+	// the kernel twice for every name (os.Getwd), 800 calls for 400
+	// skills.
+	wd func() (string, error)
+}
+
+// abs is filepath.Abs of p, with the working folder looked up once.
+func (m *memo) abs(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	wd, err := m.wd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(wd, p), nil
 }
 
 // compiled is one schema's Validator, compiled by the first checker that
@@ -361,7 +377,7 @@ func (c *checker) rules(path string, k kind, tree *jsonmerge.Tree, root any, per
 }
 
 func (c *checker) markdown(path string, k kind, data []byte, add func(string, int, int, string, string), addSince func(agy.Version, string, int, int, string, string)) {
-	if abs, err := filepath.Abs(path); err == nil {
+	if abs, err := c.memo.abs(path); err == nil {
 		if r, ok := readingOf(strings.Split(filepath.ToSlash(abs), "/"), k); ok {
 			addSince(agy.BehaviourOf(r.Feature).Since, "rule/newer-agy", 0, 0, "", fmt.Sprintf("rules at %s are read (%s)", r.Path, r.Source))
 		}

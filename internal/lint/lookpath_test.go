@@ -44,7 +44,9 @@ func TestPathIndexAgreesWithLookPath(t *testing.T) {
 	write(filepath.Join(base, "here"), 0o755)
 	names := []string{"tool", "plain", "later", "dir", "linked", "dangling", "absent", "here", filepath.Join(a, "tool"), "./tool", ""}
 	for _, path := range []string{
-		strings.Join([]string{a, missing, "", b}, string(os.PathListSeparator)),
+		// A folder that is missing, and one that is a file: neither
+		// lists anything.
+		strings.Join([]string{a, missing, filepath.Join(a, "tool"), "", b}, string(os.PathListSeparator)),
 		strings.Join([]string{"", a}, string(os.PathListSeparator)),
 		strings.Join([]string{"a", b}, string(os.PathListSeparator)),
 		strings.Join([]string{".", b}, string(os.PathListSeparator)),
