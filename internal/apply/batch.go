@@ -233,15 +233,14 @@ func (b *batch) recheck(target string) error {
 	return nil
 }
 
-// explain turns a failure the kernel reported into the refusal it is, when
-// a folder on the way became a link since the decision.
+// explain turns a failure into the refusal it is, when a folder on the
+// way became a link since the decision: the kernel refused it, or the
+// walk did (a name the kernel could not take in one call, a link on the
+// way among them, is walked afresh: confine's fast paths).
 func (b *batch) explain(err error) error {
-	var fault interface{ Unwrap() error }
-	if errors.As(err, &fault) {
-		for _, it := range b.items {
-			if e := b.recheck(it.target); e != nil {
-				return e
-			}
+	for _, it := range b.items {
+		if e := b.recheck(it.target); e != nil {
+			return e
 		}
 	}
 	return err

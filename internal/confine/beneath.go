@@ -1,13 +1,31 @@
 package confine
 
 import (
+	"encoding/hex"
+	"errors"
 	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path"
 	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-// beneath is the root folder open as a file, for lookups the kernel
-// confines to it in one call (lstatBeneath); shared by a Root's views.
+// The fast paths: a name with no link in it, which is most names, is
+// looked up, opened or changed by the kernel in one call from the root
+// (openat2Beneath), where the walk lstats each segment and os.Root opens
+// and closes each folder on the way (a fresh render of 1,000 entries made
+// 13,500 openat and 11,800 close calls, an import of 4,000 files 36,000
+// fstatat). A link anywhere in the name, the last segment included, a
+// kernel without openat2, or any error the walk would word otherwise,
+// and the call is walked as before: the fast paths only ever answer what
+// the walk would answer (TestLstatFastAgrees, TestReadFastAgrees,
+// TestWriteFastAgrees).
+
+// beneath is the root folder open as a file, the folder every fast path
+// starts from; shared by a Root's views.
 type beneath struct {
 	once sync.Once
 	f    *os.File // nil: could not be opened
@@ -30,39 +48,94 @@ func (b *beneath) close() {
 	}
 }
 
-// lstatFast is Lstat by the kernel alone for a name with no link
-// anywhere in it, itself included (ok), or nothing (not ok) for the walk
-// to answer: an error of any kind, a link on the way or at the end (which
-// a strict view refuses, with its own error), a kernel without the call.
-func (r *Root) lstatFast(name string) (fs.FileInfo, bool) {
-	if name == "." || !fs.ValidPath(name) {
-		return nil, false
+// openBeneath opens name below the root with flags (openat2Beneath).
+func (r *Root) openBeneath(name string, flags int) (int, error) {
+	if r.walkOnly {
+		return -1, syscall.ENOSYS
+	}
+	if !fs.ValidPath(name) {
+		return -1, syscall.EINVAL
 	}
 	fd, ok := r.beneath.open(r.root)
 	if !ok {
-		return nil, false
+		return -1, syscall.ENOSYS
 	}
-	fi, ok := lstatBeneath(fd, name)
-	if !ok || fi.Mode()&fs.ModeSymlink != 0 {
-		return nil, false
+	return openat2Beneath(fd, name, flags)
+}
+
+// missing turns a fast path's failure into the walk's answer when it is
+// sure to be the same: a name with no link before its first missing
+// segment (the kernel stops at the first link) is missing for the walk
+// too, and the call fails with the same error. ok is false for anything
+// else, for the walk to answer.
+func (r *Root) missing(op, name string, err error) (error, bool) {
+	if errors.Is(err, syscall.ENOENT) {
+		return r.pathErr(op, name, syscall.ENOENT), true
 	}
-	return fi, true
+	return nil, false
+}
+
+// lstatFast is Lstat by the kernel alone for a name with no link
+// anywhere in it, itself included, or for one missing with no link
+// before it (ok); or nothing (not ok) for the walk to answer: another
+// error, a link on the way or at the end (which a strict view refuses,
+// with its own error), a kernel without the call.
+func (r *Root) lstatFast(name string) (fs.FileInfo, error, bool) {
+	if name == "." {
+		return nil, nil, false
+	}
+	fi, err := r.lstatBeneath(name)
+	if err != nil {
+		err, ok := r.missing("lstat", name, err)
+		return nil, err, ok
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, nil, false
+	}
+	return fi, nil, true
+}
+
+// lstatBeneath describes name below the root, a last segment that is a
+// link itself (O_PATH|O_NOFOLLOW): os's own FileInfo, the one Lstat
+// returns, from an fstat of the O_PATH descriptor.
+func (r *Root) lstatBeneath(name string) (fs.FileInfo, error) {
+	fd, err := r.openBeneath(name, oPath|unix.O_NOFOLLOW)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), path.Base(name))
+	defer f.Close()
+	return f.Stat()
+}
+
+// resolveFast is Resolve by the kernel alone (ok): a name with no link in
+// it, the last segment included (O_PATH without O_NOFOLLOW: a link there
+// fails), resolves to itself, and so does one missing with no link before
+// its first missing segment (the walk keeps the rest as it is).
+func (r *Root) resolveFast(name string) (string, bool) {
+	if name == "." {
+		return "", false
+	}
+	fd, err := r.openBeneath(name, oPath)
+	if err == nil {
+		unix.Close(fd)
+		return name, true
+	}
+	return name, errors.Is(err, syscall.ENOENT)
 }
 
 // openFast opens name for reading by the kernel alone when no link is
-// anywhere in it (ok), or opens nothing (not ok) for the walk to open:
-// an error of any kind, a link on the way or at the end, a kernel
-// without the call. flags are read-only ones (O_RDONLY with O_NONBLOCK,
+// anywhere in it (f set); or fails as the walk would for a name missing
+// with no link before it (err set); or does nothing (neither) for the
+// walk to open. flags are read-only ones (O_RDONLY with O_NONBLOCK or
 // O_DIRECTORY).
-func (r *Root) openFast(name string, flags int) (*os.File, bool) {
-	if !fs.ValidPath(name) {
-		return nil, false
+func (r *Root) openFast(op, name string, flags int) (*os.File, error, bool) {
+	fd, err := r.openBeneath(name, flags|unix.O_NOFOLLOW)
+	if err != nil {
+		err, ok := r.missing(op, name, err)
+		return nil, err, ok
 	}
-	fd, ok := r.beneath.open(r.root)
-	if !ok {
-		return nil, false
-	}
-	return openBeneath(fd, name, flags)
+	return os.NewFile(uintptr(fd), path.Base(name)), nil, true
 }
 
 // entry is a folder entry read by openFast's handle, which is closed by
@@ -79,10 +152,8 @@ type entry struct {
 }
 
 func (e *entry) Info() (fs.FileInfo, error) {
-	if fd, ok := e.root.beneath.open(e.root.root); ok {
-		if fi, ok := lstatBeneath(fd, e.name); ok {
-			return fi, nil
-		}
+	if fi, err := e.root.lstatBeneath(e.name); err == nil {
+		return fi, nil
 	}
 	// Gone since, or a folder on the way swapped for a link: the root
 	// says so, in its own words.
@@ -90,3 +161,130 @@ func (e *entry) Info() (fs.FileInfo, error) {
 }
 
 func (e *entry) String() string { return fs.FormatDirEntry(e) }
+
+// The fast paths that change the tree act in a folder opened by
+// openat2Beneath (O_PATH: a handle to name it by, nothing more) on one
+// name in it, as the walk's os.Root call does on the folder it walked
+// to. Only a root that follows links has them: a strict view refuses a
+// link at the last segment, which an rename or mkdir by name would
+// replace or fail on without saying so, and its calls are few (the
+// store's own files). A failed call changed nothing and is walked again,
+// so that its error is the walk's.
+
+// folderFast opens the folder dir for naming things in it.
+func (r *Root) folderFast(dir string) (int, bool) {
+	if !fs.ValidPath(dir) {
+		return -1, false
+	}
+	if r.strict {
+		return -1, false
+	}
+	fd, err := r.openBeneath(dir, oPath|unix.O_DIRECTORY)
+	return fd, err == nil
+}
+
+// mkdirFast makes the folder name (ok), or nothing (not ok).
+func (r *Root) mkdirFast(name string, perm fs.FileMode) bool {
+	if name == "." || !fs.ValidPath(name) {
+		return false
+	}
+	dir, ok := r.folderFast(path.Dir(name))
+	if !ok {
+		return false
+	}
+	defer unix.Close(dir)
+	return unix.Mkdirat(dir, path.Base(name), uint32(perm.Perm())) == nil
+}
+
+// renameFast renames from to to (ok), or nothing (not ok).
+func (r *Root) renameFast(from, to string) bool {
+	for _, n := range []string{from, to} {
+		if n == "." || !fs.ValidPath(n) {
+			return false
+		}
+	}
+	fromDir, ok := r.folderFast(path.Dir(from))
+	if !ok {
+		return false
+	}
+	defer unix.Close(fromDir)
+	toDir, ok := r.folderFast(path.Dir(to))
+	if !ok {
+		return false
+	}
+	defer unix.Close(toDir)
+	return unix.Renameat(fromDir, path.Base(from), toDir, path.Base(to)) == nil
+}
+
+// syncDirFast syncs the folder name (ok), or fails as fsync failed
+// (err), or does nothing (not ok).
+func (r *Root) syncDirFast(name string) (error, bool) {
+	fd, err := r.openBeneath(name, unix.O_RDONLY|unix.O_DIRECTORY)
+	if err != nil {
+		return nil, false
+	}
+	f := os.NewFile(uintptr(fd), path.Base(name))
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return r.pathErr("fsync", name, err), true
+	}
+	return nil, true
+}
+
+// writeTempFast is WriteTemp in the folder dir when it has no link in it
+// (ok), or nothing (not ok).
+func (r *Root) writeTempFast(dir, prefix string, data []byte, mode fs.FileMode) (string, error, bool) {
+	fd, ok := r.folderFast(dir)
+	if !ok {
+		return "", nil, false
+	}
+	defer unix.Close(fd)
+	for try := 0; ; try++ {
+		base := tempName(prefix)
+		// 0600 until the content is complete: a secret is never readable
+		// by others, not even while it is written.
+		f, err := unix.Openat(fd, base, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		if errors.Is(err, unix.EEXIST) && try < 100 {
+			continue
+		}
+		if err != nil {
+			return "", nil, false
+		}
+		name := path.Join(path.Clean(dir), base)
+		if err := r.fill(os.NewFile(uintptr(f), base), data, mode); err != nil {
+			unix.Unlinkat(fd, base, 0)
+			return "", r.pathErr("write", name, err), true
+		}
+		return name, nil, true
+	}
+}
+
+// tempName is prefix followed by random letters.
+func tempName(prefix string) string {
+	var rnd [8]byte
+	for i := range rnd {
+		rnd[i] = byte(rand.Uint32())
+	}
+	return prefix + hex.EncodeToString(rnd[:])
+}
+
+// fill writes a new file's data, sets its mode and syncs it, then closes
+// it.
+func (r *Root) fill(f *os.File, data []byte, mode fs.FileMode) error {
+	_, err := f.Write(data)
+	if err == nil {
+		// On the open file, never by name (Root.Chmod would follow a
+		// link swapped in meanwhile); and fixed, not subject to the umask.
+		err = f.Chmod(mode)
+	}
+	if err == nil && !r.noSync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -2,13 +2,10 @@
 
 package confine
 
-import (
-	"io/fs"
-	"os"
-)
+import "syscall"
 
-// lstatBeneath needs Linux's openat2: elsewhere the walk answers.
-func lstatBeneath(int, string) (fs.FileInfo, bool) { return nil, false }
+// openat2Beneath needs Linux's openat2: elsewhere the walk answers.
+// oPath is Linux's O_PATH, which nothing here opens with.
+const oPath = 0
 
-// openBeneath needs Linux's openat2: elsewhere the walk opens.
-func openBeneath(int, string, int) (*os.File, bool) { return nil, false }
+func openat2Beneath(int, string, int) (int, error) { return -1, syscall.ENOSYS }

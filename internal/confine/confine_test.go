@@ -770,7 +770,7 @@ func TestLstatFastAgrees(t *testing.T) {
 				if got != want {
 					t.Errorf("strict=%v keep=%v Lstat(%q) = %+v; the walk gives %+v", vr.strict, o.KeepFolders, n, got, want)
 				}
-				if _, ok := vr.lstatFast(n); ok {
+				if fi, _, ok := vr.lstatFast(n); ok && fi != nil {
 					fast++
 				}
 			}
@@ -862,13 +862,18 @@ func TestReadFastAgrees(t *testing.T) {
 				if got, want := fmt.Sprintf("%q %s %s", data, stamp(fi), errString(err)), fmt.Sprintf("%q %s %s", wdata, stamp(wfi), errString(werr)); got != want {
 					t.Errorf("strict=%v keep=%v ReadFile(%q) = %s; the walk gives %s", vr.strict, o.KeepFolders, n, got, want)
 				}
+				res, err := vr.Resolve(n)
+				wres, werr := vr.resolveWith(n, true, false)
+				if got, want := res+" "+errString(err), wres+" "+errString(werr); got != want {
+					t.Errorf("strict=%v keep=%v Resolve(%q) = %s; the walk gives %s", vr.strict, o.KeepFolders, n, got, want)
+				}
 				es, err := vr.ReadDir(n)
 				wes, werr := vr.readDirWalked(n)
 				if got, want := listing(es)+errString(err), listing(wes)+errString(werr); got != want {
 					t.Errorf("strict=%v keep=%v ReadDir(%q) = %s; the walk gives %s", vr.strict, o.KeepFolders, n, got, want)
 				}
 				for _, flags := range []int{syscall.O_RDONLY | syscall.O_NONBLOCK, syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NONBLOCK} {
-					if f, ok := vr.openFast(n, flags); ok {
+					if f, _, ok := vr.openFast("open", n, flags); ok && f != nil {
 						f.Close()
 						fast++
 					}
@@ -887,4 +892,170 @@ func TestReadFastAgrees(t *testing.T) {
 	if fast != want {
 		t.Errorf("the kernel opened %d names, want %d: the fast path is not being taken", fast, want)
 	}
+}
+
+// TestWriteFastAgrees: every call that changes the tree leaves it as the
+// walk leaves it, and fails as the walk fails, whether the kernel did it
+// in one call from the root (beneath.go) or not: each call runs on two
+// copies of one tree, one with the fast paths and one walking, in plain
+// and strict views, and the copies and their errors must stay alike,
+// and the folder outside untouched.
+func TestWriteFastAgrees(t *testing.T) {
+	build := func(base string) (string, string) {
+		root, outside := filepath.Join(base, "root"), filepath.Join(base, "outside")
+		for _, d := range []string{"a/b/d", "sticky", "ro"} {
+			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Mkdir(outside, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range map[string]string{"a/b/c.json": "{}", "a/f": "f", "a/b/d/e.md": "e"} {
+			if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := syscall.Mkfifo(filepath.Join(root, "a/fifo"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for link, target := range map[string]string{
+			"a/todir": "b", "a/tofile": "b/c.json", "a/out": outside, "a/dangling": "nowhere", "a/up": "..",
+		} {
+			if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(link))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return root, outside
+	}
+	// tree lists everything below dir: name, type, mode, content or
+	// target, temporary names masked (they are random).
+	tree := func(dir string) string {
+		var b strings.Builder
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				fmt.Fprintf(&b, "%v\n", err)
+				return nil
+			}
+			rel, _ := filepath.Rel(dir, p)
+			rel = maskTemp(rel)
+			fi, _ := d.Info()
+			switch {
+			case d.Type()&fs.ModeSymlink != 0:
+				target, _ := os.Readlink(p)
+				fmt.Fprintf(&b, "%s -> %s\n", rel, maskTemp(strings.ReplaceAll(target, filepath.Dir(dir), "BASE")))
+			case d.Type().IsRegular():
+				data, _ := os.ReadFile(p)
+				fmt.Fprintf(&b, "%s %v %q\n", rel, fi.Mode(), data)
+			default:
+				fmt.Fprintf(&b, "%s %v\n", rel, fi.Mode())
+			}
+			return nil
+		})
+		return b.String()
+	}
+	type call struct {
+		name string
+		do   func(fsys FS) error
+	}
+	var calls []call
+	names := []string{"a", "a/new", "a/b/new", "a/b/d/new", "a/todir/new", "a/out/new", "a/dangling", "a/dangling/new",
+		"a/f", "a/f/new", "a/fifo", "a/missing/new", "a/up/new", "a/tofile", ".", "../x", "a/b/"}
+	for _, n := range names {
+		calls = append(calls,
+			call{"Mkdir " + n, func(fsys FS) error { return fsys.Mkdir(n, 0o750) }},
+			call{"Mkdir sticky " + n, func(fsys FS) error { return fsys.Mkdir(n, 0o755|fs.ModeSticky) }},
+			call{"MkdirAll " + n + "/x/y", func(fsys FS) error { return fsys.MkdirAll(n+"/x/y", 0o755) }},
+			call{"SyncDir " + n, func(fsys FS) error { return fsys.SyncDir(n) }},
+			call{"WriteFile " + n, func(fsys FS) error { return fsys.WriteFile(n, []byte("new"), 0o640) }},
+			call{"WriteTemp " + n, func(fsys FS) error {
+				name, err := fsys.WriteTemp(n, ".t-", []byte("temp"), 0o600)
+				if err == nil && !strings.HasPrefix(name, path.Clean(strings.TrimPrefix(n+"/", "./"))) && path.Dir(name) != path.Clean(n) {
+					return fmt.Errorf("WriteTemp(%q) named %q", n, name)
+				}
+				return err
+			}},
+			call{"Rename a/f to " + n, func(fsys FS) error { return fsys.Rename("a/f", n) }},
+			call{"Rename " + n + " to a/b/moved", func(fsys FS) error { return fsys.Rename(n, "a/b/moved") }},
+		)
+	}
+	for _, c := range calls {
+		for _, strict := range []bool{false, true} {
+			var results [2]string
+			for i, walkOnly := range []bool{false, true} {
+				base := t.TempDir()
+				root, outside := build(base)
+				r, err := Open(root, Options{NoSync: false})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.walkOnly = walkOnly
+				var fsys FS = r
+				if strict {
+					fsys = r.Strict()
+				}
+				err = c.do(fsys)
+				r.Close()
+				results[i] = strings.ReplaceAll(maskTemp(errString(err))+"\n"+tree(root), base, "BASE")
+				if es, _ := os.ReadDir(outside); len(es) != 0 {
+					t.Errorf("%s (strict=%v walkOnly=%v) wrote outside the root: %v", c.name, strict, walkOnly, es)
+				}
+			}
+			if results[0] != results[1] {
+				t.Errorf("%s (strict=%v): with the fast paths\n%s\nwalking\n%s", c.name, strict, results[0], results[1])
+			}
+		}
+	}
+}
+
+// TestWriteFastTaken: the calls TestWriteFastAgrees compares do take the
+// fast paths on names with no link in them.
+func TestWriteFastTaken(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "a/b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !r.mkdirFast("a/new", 0o755) {
+		t.Error("mkdirFast(a/new) walked")
+	}
+	name, err, ok := r.writeTempFast("a/b", ".t-", []byte("x"), 0o644)
+	if !ok || err != nil {
+		t.Fatalf("writeTempFast(a/b) = %q, %v, %v", name, err, ok)
+	}
+	if !r.renameFast(name, "a/new/x") {
+		t.Error("renameFast walked")
+	}
+	if err, ok := r.syncDirFast("a/new"); !ok || err != nil {
+		t.Errorf("syncDirFast(a/new) = %v, %v", err, ok)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "a/new/x")); err != nil || string(data) != "x" {
+		t.Errorf("a/new/x: %q, %v", data, err)
+	}
+	if r.Strict().(*Root).mkdirFast("a/new2", 0o755) {
+		t.Error("a strict view made a folder by the fast path, which cannot refuse a link at the last segment")
+	}
+}
+
+// maskTemp hides the random part of temporary names.
+func maskTemp(s string) string {
+	for _, prefix := range []string{".t-", ".agyconf-tmp-"} {
+		for i := strings.Index(s, prefix); i >= 0; {
+			end := i + len(prefix)
+			for end < len(s) && strings.ContainsRune("0123456789abcdef", rune(s[end])) {
+				end++
+			}
+			s = s[:i+len(prefix)] + "RANDOM" + s[end:]
+			next := strings.Index(s[i+len(prefix)+6:], prefix)
+			if next < 0 {
+				break
+			}
+			i += len(prefix) + 6 + next
+		}
+	}
+	return s
 }

@@ -1,10 +1,8 @@
 package confine
 
 import (
-	"encoding/hex"
 	"errors"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path"
 	"syscall"
@@ -14,8 +12,8 @@ import (
 func (r *Root) Lstat(name string) (fs.FileInfo, error) {
 	// A name with no link in it needs no walk: the kernel looks it up
 	// in one call (lstatFast), and anything else is walked.
-	if fi, ok := r.lstatFast(name); ok {
-		return fi, nil
+	if fi, err, ok := r.lstatFast(name); ok {
+		return fi, err
 	}
 	return r.lstatWalked(name)
 }
@@ -62,14 +60,22 @@ func (r *Root) Readlink(name string) (string, error) {
 // Resolve returns name with its links resolved: the same file, by a name
 // without links, or a *LinkError when a link leads out of the root,
 // nowhere, or (Strict) exists at all. It always looks afresh.
-func (r *Root) Resolve(name string) (string, error) { return r.resolveWith(name, true, false) }
+func (r *Root) Resolve(name string) (string, error) {
+	if resolved, ok := r.resolveFast(name); ok {
+		return resolved, nil
+	}
+	return r.resolveWith(name, true, false)
+}
 
 // ReadFile reads the regular file name leads to, of at most limit bytes,
 // without blocking: a FIFO, a device or a socket is refused at once.
 func (r *Root) ReadFile(name string, limit int64) ([]byte, fs.FileInfo, error) {
 	// A name with no link in it is opened by the kernel in one call
 	// (openFast); anything else, an error included, is walked.
-	if f, ok := r.openFast(name, syscall.O_RDONLY|syscall.O_NONBLOCK); ok {
+	if f, err, ok := r.openFast("open", name, syscall.O_RDONLY|syscall.O_NONBLOCK); ok {
+		if err != nil {
+			return nil, nil, err
+		}
 		defer f.Close()
 		return readOpen(f, r.Full(name), limit)
 	}
@@ -98,7 +104,10 @@ func (r *Root) readFileWalked(name string, limit int64) ([]byte, fs.FileInfo, er
 func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	// O_DIRECTORY: a FIFO swapped in for the folder fails at once
 	// instead of blocking the open.
-	if f, ok := r.openFast(name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK); ok {
+	if f, err, ok := r.openFast("open", name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK); ok {
+		if err != nil {
+			return nil, err
+		}
 		defer f.Close()
 		entries, err := f.ReadDir(-1)
 		if err != nil {
@@ -151,6 +160,9 @@ func sortEntries(es []fs.DirEntry) {
 
 // Mkdir makes the folder name; its parent must exist.
 func (r *Root) Mkdir(name string, perm fs.FileMode) error {
+	if perm&^fs.ModePerm == 0 && r.mkdirFast(name, perm) {
+		return nil
+	}
 	res, err := r.resolve(name, false)
 	if err != nil {
 		return err
@@ -192,16 +204,15 @@ func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
 // name. os.Root has no CreateTemp: the name is chosen here and created
 // with O_EXCL, so an existing file or link is never opened.
 func (r *Root) WriteTemp(dir, prefix string, data []byte, mode fs.FileMode) (string, error) {
+	if name, err, ok := r.writeTempFast(dir, prefix, data, mode); ok {
+		return name, err
+	}
 	resDir, err := r.resolve(dir, true)
 	if err != nil {
 		return "", err
 	}
 	for try := 0; ; try++ {
-		var rnd [8]byte
-		for i := range rnd {
-			rnd[i] = byte(rand.Uint32())
-		}
-		name := path.Join(resDir, prefix+hex.EncodeToString(rnd[:]))
+		name := path.Join(resDir, tempName(prefix))
 		// 0600 until the content is complete: a secret is never readable
 		// by others, not even while it is written.
 		f, err := r.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
@@ -211,19 +222,7 @@ func (r *Root) WriteTemp(dir, prefix string, data []byte, mode fs.FileMode) (str
 		if err != nil {
 			return "", r.pathErr("create", name, err)
 		}
-		_, err = f.Write(data)
-		if err == nil {
-			// On the open file, never by name (Root.Chmod would follow a
-			// link swapped in meanwhile); and fixed, not subject to the umask.
-			err = f.Chmod(mode)
-		}
-		if err == nil && !r.noSync {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := r.fill(f, data, mode); err != nil {
 			r.root.Remove(name)
 			return "", r.pathErr("write", name, err)
 		}
@@ -248,6 +247,9 @@ func (r *Root) WriteFile(name string, data []byte, mode fs.FileMode) error {
 
 // Rename renames from to to; a link at to is replaced, not followed.
 func (r *Root) Rename(from, to string) error {
+	if r.renameFast(from, to) {
+		return nil
+	}
 	resFrom, err := r.resolve(from, false)
 	if err != nil {
 		return err
@@ -279,6 +281,9 @@ func (r *Root) Remove(name string) error {
 func (r *Root) SyncDir(name string) error {
 	if r.noSync {
 		return nil
+	}
+	if err, ok := r.syncDirFast(name); ok {
+		return err
 	}
 	res, err := r.resolve(name, true)
 	if err != nil {

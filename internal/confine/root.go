@@ -23,8 +23,12 @@ type Root struct {
 	noSync bool
 	cache  *resolveCache
 	dirs   *dirHandles
-	// beneath opens the folder once more, as a file, for lstatFast.
+	// beneath opens the folder once more, as a file, for the fast paths
+	// (beneath.go).
 	beneath *beneath
+	// walkOnly turns the fast paths off: for the tests that compare
+	// them with the walk.
+	walkOnly bool
 }
 
 // resolveCache remembers how folders resolved during one run: a render of
