@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math"
 	"math/big"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -25,6 +24,7 @@ import (
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
+	"github.com/agyconf/agyconf/internal/lazyre"
 )
 
 // Finding is one problem in a document: where it is and what is wrong.
@@ -544,7 +544,7 @@ func (l *yamlLocator) member(m *yaml.Node, name string) (int, bool) {
 	return i, ok
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyre.New(`line (\d+)`)
 
 // yamlFinding places a YAML error on its document line: the first line
 // the message names, with every line it names counted in the document.
@@ -552,12 +552,12 @@ func yamlFinding(err error, first int) Finding {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	msg = strings.Join(strings.Fields(strings.TrimPrefix(msg, "unmarshal errors:")), " ")
 	line := first
-	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil {
+	if m := yamlLine().FindStringSubmatchIndex(msg); m != nil {
 		n, _ := strconv.Atoi(msg[m[2]:m[3]])
 		line = first + n - 1
 		msg = msg[:m[0]] + strings.TrimPrefix(msg[m[1]:], ": ")
 	}
-	msg = yamlLine.ReplaceAllStringFunc(msg, func(s string) string {
+	msg = yamlLine().ReplaceAllStringFunc(msg, func(s string) string {
 		n, _ := strconv.Atoi(strings.TrimPrefix(s, "line "))
 		return "line " + strconv.Itoa(first+n-1)
 	})

@@ -2,8 +2,9 @@ package agy
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/agyconf/agyconf/internal/lazyre"
 )
 
 // PermissionAction is the part of a permission entry before its target:
@@ -108,7 +109,7 @@ type Permission struct {
 	HasTarget bool
 }
 
-var permissionSyntax = regexp.MustCompile(`^(` + strings.Join(PermissionActionNames(), "|") + `)(?:\((.+)\))?$`)
+var permissionSyntax = lazyre.New(`^(` + strings.Join(PermissionActionNames(), "|") + `)(?:\((.+)\))?$`)
 
 // PermissionPattern is the syntax of an entry as a regular expression
 // (RE2, and valid in JSON Schema's ECMA-262 dialect): for schemas.
@@ -119,7 +120,7 @@ func PermissionPattern() string {
 // ParsePermission reads an entry; ok is false when it is not action or
 // action(target) with an action agy knows.
 func ParsePermission(entry string) (Permission, bool) {
-	m := permissionSyntax.FindStringSubmatch(entry)
+	m := permissionSyntax().FindStringSubmatch(entry)
 	if m == nil {
 		return Permission{}, false
 	}
@@ -238,9 +239,9 @@ func commandWords(s string) []string {
 	return out
 }
 
-var assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var assignment = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
-func isAssignment(w string) bool { return assignment.MatchString(w) }
+func isAssignment(w string) bool { return assignment().MatchString(w) }
 
 // RegexLookalike names a construct in a literal command rule's target
 // that only means something in a regular expression — a leading ^, a
@@ -264,19 +265,19 @@ func (p Permission) RegexLookalike() string {
 	case strings.Contains(t, ".+"):
 		return ".+"
 	}
-	if m := regexClass.FindString(t); m != "" {
+	if m := regexClass().FindString(t); m != "" {
 		return m
 	}
-	if m := regexAlternation.FindStringSubmatch(t); m != nil {
+	if m := regexAlternation().FindStringSubmatch(t); m != nil {
 		return m[1]
 	}
 	return ""
 }
 
 var (
-	regexClass = regexp.MustCompile(`\\[dDwWsSb]`)
+	regexClass = lazyre.New(`\\[dDwWsSb]`)
 	// A group of alternatives glued to a word, as in "npm run (build|test)"
 	// or "git (push|pull)": a subshell of a pipeline starts a command, so
 	// "(ls | wc)" alone is shell, not a pattern.
-	regexAlternation = regexp.MustCompile(`[^\s(;&|]\s*(\([^()\s|]+(?:\|[^()\s|]+)+\))`)
+	regexAlternation = lazyre.New(`[^\s(;&|]\s*(\([^()\s|]+(?:\|[^()\s|]+)+\))`)
 )

@@ -153,7 +153,7 @@ func compFlags(path string, flags []cli.Flag) []compFlag {
 		}
 		if cf.takesValue {
 			cf.value = flagValues(path, strings.TrimLeft(cf.long, "-"))
-			if m := backticked.FindStringSubmatch(df.GetUsage()); m != nil && cf.value.kind == "" {
+			if m := backticked().FindStringSubmatch(df.GetUsage()); m != nil && cf.value.kind == "" {
 				cf.value = placeholderValues(m[1])
 			}
 		}

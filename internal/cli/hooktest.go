@@ -23,6 +23,7 @@ import (
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/engine"
+	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
 	"github.com/agyconf/agyconf/schema"
@@ -269,7 +270,7 @@ func hooksFromConfig(c *cli.Context, path, rootFlag string) ([]hooksFile, bool, 
 	return out, cfg.Model.Agyconf.Scope == model.ScopeWorkspace, nil
 }
 
-var workspaceRoot = regexp.MustCompile(`(^|/)(\.agents|\.agent|_agents|_agent)/`)
+var workspaceRoot = lazyre.New(`(^|/)(\.agents|\.agent|_agents|_agent)/`)
 
 func hooksFromFile(path string) ([]hooksFile, bool, error) {
 	data, err := confine.ReadFile(path, apply.MaxLiveFileSize)
@@ -278,7 +279,7 @@ func hooksFromFile(path string) ([]hooksFile, bool, error) {
 	}
 	abs, _ := filepath.Abs(path)
 	// agy starts a hook in the folder that holds its hooks.json.
-	return []hooksFile{{data: data, dir: filepath.Dir(abs)}}, workspaceRoot.MatchString(filepath.ToSlash(abs)), nil
+	return []hooksFile{{data: data, dir: filepath.Dir(abs)}}, workspaceRoot().MatchString(filepath.ToSlash(abs)), nil
 }
 
 // selectHandlers returns the handlers of ev, in the order agy runs them:

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"text/template"
@@ -16,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agyconf/agyconf/internal/confine"
+	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -162,13 +162,13 @@ func writeNew(path string, data []byte, force bool) error {
 // shellQuote quotes a path for a command line a person copies, only when
 // it needs it.
 func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
+	if shellSafe().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=+,:@%-]+$`)
+var shellSafe = lazyre.New(`^[A-Za-z0-9_./=+,:@%-]+$`)
 
 // configOut reads the --out of init and import alike: a path ending in
 // .hcl is the config file itself; one ending in .json is refused (agyconf

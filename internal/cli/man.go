@@ -3,11 +3,12 @@ package cli
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/agyconf/agyconf/internal/lazyre"
 )
 
 func manCommand() *cli.Command {
@@ -112,7 +113,7 @@ func manFlag(w io.Writer, path string, f cli.DocGenerationFlag) {
 	usage := f.GetUsage()
 	placeholder := ""
 	if f.TakesValue() {
-		if m := backticked.FindStringSubmatch(usage); m != nil {
+		if m := backticked().FindStringSubmatch(usage); m != nil {
 			placeholder = m[1]
 		} else if v := flagValues(path, f.Names()[0]); v.kind == "words" {
 			placeholder = strings.Join(v.words, "|")
@@ -146,10 +147,10 @@ func manFlag(w io.Writer, path string, f cli.DocGenerationFlag) {
 }
 
 var (
-	backticked = regexp.MustCompile("`([^`]+)`")
+	backticked = lazyre.New("`([^`]+)`")
 	// heading is a line of help text that heads what follows: "EXAMPLES:",
 	// "EXIT CODES (the same for every command):".
-	heading = regexp.MustCompile(`^[A-Z][A-Z ]+(\([^)]*\))?:$`)
+	heading = lazyre.New(`^[A-Z][A-Z ]+(\([^)]*\))?:$`)
 )
 
 // roffText renders help text: paragraphs separated by blank lines, their
@@ -174,7 +175,7 @@ func roffText(w io.Writer, text string) {
 			switch {
 			case inNF:
 				fmt.Fprintf(w, "%s\n", roffLine(strings.TrimSpace(l)))
-			case heading.MatchString(l):
+			case heading().MatchString(l):
 				fmt.Fprintf(w, ".B %s\n", roffEscape(l))
 			default:
 				fmt.Fprintf(w, "%s\n", roffLine(l))

@@ -13,12 +13,13 @@ import (
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
 // instanceRe is the form of an instance name, which becomes a file name
 // in the state folder (the CLI's --instance takes the same form).
-var instanceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
+var instanceRe = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
 
 var agyconfSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "scope"}, {Name: "product"}, {Name: "agy_version"}, {Name: "instance"}, {Name: "secret_mode"}},
@@ -71,7 +72,7 @@ func (d *decoder) decodeAgyconf(b *hcl.Block) model.Agyconf {
 	}
 	if attr := c.Attributes["instance"]; attr != nil {
 		if s, ok := d.str(attr); ok {
-			if instanceRe.MatchString(s) {
+			if instanceRe().MatchString(s) {
 				a.Instance = s
 			} else {
 				d.errorf(attr.Expr.Range(), "Invalid instance", "instance names the config's state: letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit, at most 80 characters; got %q.", s)

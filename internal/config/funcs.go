@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonesc"
+	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/secretpath"
 )
@@ -42,7 +42,7 @@ const (
 	secretTokenSuffix = "@@"
 )
 
-var secretToken = regexp.MustCompile(`@@agyconf:secret_file:([0-9a-f]*)(?::j([0-9]+))?@@`)
+var secretToken = lazyre.New(`@@agyconf:secret_file:([0-9a-f]*)(?::j([0-9]+))?@@`)
 
 func secretTokenFor(path string, level int) string {
 	t := secretTokenPrefix + hex.EncodeToString([]byte(path))
@@ -56,8 +56,8 @@ func secretTokenFor(path string, level int) string {
 // result of one jsonencode().
 func escapedOnce(s string) (string, error) {
 	deep := false
-	out := secretToken.ReplaceAllStringFunc(s, func(tok string) string {
-		m := secretToken.FindStringSubmatch(tok)
+	out := secretToken().ReplaceAllStringFunc(s, func(tok string) string {
+		m := secretToken().FindStringSubmatch(tok)
 		path, _ := hex.DecodeString(m[1])
 		level, _ := strconv.Atoi(m[2])
 		if level >= jsonesc.MaxTimes {
@@ -75,7 +75,7 @@ func escapedOnce(s string) (string, error) {
 func splitSecrets(s string) model.Str {
 	var out model.Str
 	last := 0
-	for _, m := range secretToken.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range secretToken().FindAllStringSubmatchIndex(s, -1) {
 		if m[0] > last {
 			out = append(out, model.Part{Text: s[last:m[0]]})
 		}

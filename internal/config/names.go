@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agyconf/agyconf/internal/lazyre"
 )
 
 // Names become file names, folder names and JSON keys on disk, so they are
@@ -67,7 +69,7 @@ func runeProblem(s string) string {
 // windowsReserved are the device names Windows refuses as file names, with
 // any extension ("con.md" too). A workspace tree is committed and may be
 // checked out on Windows, where the IDE runs.
-var windowsReserved = regexp.MustCompile(`(?i)^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$`)
+var windowsReserved = lazyre.New(`(?i)^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$`)
 
 // commonNameProblem catches what no kind of name may contain: the
 // characters that would let a name escape its folder or hide a file.
@@ -90,7 +92,7 @@ func commonNameProblem(name string) string {
 		return "The name starts with a dot, which would make a hidden file that Antigravity skips."
 	case strings.HasSuffix(name, ".") || strings.HasSuffix(name, " "):
 		return "The name ends with a dot or a space, which Windows drops from file names: two names would land on one file."
-	case windowsReserved.MatchString(name):
+	case windowsReserved().MatchString(name):
 		return fmt.Sprintf("%q is a device name Windows reserves (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension): a workspace checked out there could not hold the file.", name)
 	}
 	return ""
@@ -131,7 +133,7 @@ func PathProblem(p string) string {
 	return ""
 }
 
-var entryNameRe = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+var entryNameRe = lazyre.New(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 
 // entryNameProblem checks the names of MCP servers, hooks, rules, agents and
 // workflows.
@@ -139,26 +141,26 @@ func entryNameProblem(name string) string {
 	if p := commonNameProblem(name); p != "" {
 		return p
 	}
-	if !entryNameRe.MatchString(name) {
+	if !entryNameRe().MatchString(name) {
 		return "Names may contain only letters, digits, \"_\", \"-\" and \".\", and start with a letter, digit or \"_\"."
 	}
 	return ""
 }
 
-var pluginNameRe = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var pluginNameRe = lazyre.New(`^[A-Za-z0-9_-]+$`)
 
 // pluginNameProblem applies the rule `agy plugin install` enforces.
 func pluginNameProblem(name string) string {
 	if p := commonNameProblem(name); p != "" {
 		return p
 	}
-	if !pluginNameRe.MatchString(name) {
+	if !pluginNameRe().MatchString(name) {
 		return "Plugin names may contain only letters, digits, \"_\" and \"-\" (the rule `agy plugin install` enforces)."
 	}
 	return ""
 }
 
-var skillNameRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var skillNameRe = lazyre.New(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // skillNameProblem applies the documented skill name rule: lowercase words
 // joined by hyphens.
@@ -172,7 +174,7 @@ func skillNameProblem(name string) string {
 	if strings.ToLower(name) != name {
 		return fmt.Sprintf("Skill names are lowercase (Antigravity's skill frontmatter rule); write %q.", strings.ToLower(name))
 	}
-	if !skillNameRe.MatchString(name) {
+	if !skillNameRe().MatchString(name) {
 		return "Skill names are lowercase letters and digits joined by single hyphens, such as \"release-notes\"."
 	}
 	return ""
@@ -205,10 +207,10 @@ func matcherProblem(m string) string {
 	return ""
 }
 
-var envNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func envNameProblem(name string) string {
-	if !envNameRe.MatchString(name) {
+	if !envNameRe().MatchString(name) {
 		return fmt.Sprintf("%q is not a valid environment variable name: use letters, digits and \"_\", not starting with a digit.", name)
 	}
 	return ""

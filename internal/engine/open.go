@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/agyconf/agyconf/internal/apply"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/layout"
+	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
 )
@@ -418,13 +418,13 @@ func InstanceName(name string) (string, error) {
 	if name == "" {
 		return DefaultInstance, nil
 	}
-	if !instanceRe.MatchString(name) {
+	if !instanceRe().MatchString(name) {
 		return "", fmt.Errorf("instance %q: use letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit, at most 80", name)
 	}
 	return name, nil
 }
 
-var instanceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
+var instanceRe = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
 
 // CacheHit tries the short way of a render or check: the cache of the last
 // render that ended in sync says nothing has changed since. It decodes

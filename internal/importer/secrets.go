@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
 	"github.com/agyconf/agyconf/internal/shellquote"
@@ -38,12 +38,12 @@ var (
 	// substring match, so GITHUB_PERSONAL_ACCESS_TOKEN and X-Api-Key
 	// count; it also takes AUTHOR or KEYBOARD, a price paid in a value
 	// moved to a file, never in a value printed.
-	secretKeyRe = regexp.MustCompile(`(?i)TOKEN|SECRET|KEY|PASSWORD|PASSWD|AUTH|CREDENTIAL|COOKIE`)
+	secretKeyRe = lazyre.New(`(?i)TOKEN|SECRET|KEY|PASSWORD|PASSWD|AUTH|CREDENTIAL|COOKIE`)
 	// secretValueRe: the shapes of common credentials. Prefixes must start
 	// the value or follow a non-alphanumeric character and be followed by
 	// enough token characters, so task-master-ai or disk-cache are not
 	// taken for an sk- key.
-	secretValueRe = regexp.MustCompile(`^(?i:bearer|basic|token) \S` +
+	secretValueRe = lazyre.New(`^(?i:bearer|basic|token) \S` +
 		`|(?:^|[^A-Za-z0-9])(?:` +
 		`gh[pousr]_[A-Za-z0-9]{8,}` +
 		`|github_pat_[A-Za-z0-9_]{8,}` +
@@ -60,18 +60,18 @@ var (
 		"token": true, "secret": true, "key": true, "apikey": true, "password": true, "passwd": true,
 		"pat": true, "credential": true, "credentials": true, "auth": true, "bearer": true,
 	}
-	flagRe = regexp.MustCompile(`^--?([A-Za-z0-9][A-Za-z0-9_.-]*)$`)
+	flagRe = lazyre.New(`^--?([A-Za-z0-9][A-Za-z0-9_.-]*)$`)
 	// headerArgRe: an argument that is a whole HTTP header, as mcp-remote's
 	// --header takes it ("Authorization: Bearer …").
-	headerArgRe = regexp.MustCompile(`^([A-Za-z0-9-]+):\s*\S`)
+	headerArgRe = lazyre.New(`^([A-Za-z0-9-]+):\s*\S`)
 	// tokenRunRe: the runs randomLooking judges, the base64 and base64url
 	// alphabets plus "." (JWTs).
-	tokenRunRe = regexp.MustCompile(`[A-Za-z0-9+/=_.-]{24,}`)
-	fileSafeRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	tokenRunRe = lazyre.New(`[A-Za-z0-9+/=_.-]{24,}`)
+	fileSafeRe = lazyre.New(`[^A-Za-z0-9._-]+`)
 )
 
 // keySays reports whether a key's name says its value is a credential.
-func keySays(name string) bool { return secretKeyRe.MatchString(name) }
+func keySays(name string) bool { return secretKeyRe().MatchString(name) }
 
 // valueSays reports whether a value looks like a credential whatever its
 // key: a known shape, a random-looking run, a URL holding one
@@ -92,10 +92,10 @@ func valueSays(v string) bool {
 // shapeSays reports whether a value has a credential's shape or holds a
 // random-looking run.
 func shapeSays(v string) bool {
-	if secretValueRe.MatchString(v) {
+	if secretValueRe().MatchString(v) {
 		return true
 	}
-	for _, run := range tokenRunRe.FindAllString(v, -1) {
+	for _, run := range tokenRunRe().FindAllString(v, -1) {
 		if randomLooking(run) {
 			return true
 		}
@@ -185,7 +185,7 @@ func jsonSays(v string) bool {
 // credFlag reports whether arg is a flag, without a value, naming a
 // credential: --token, --api-key, -api_key.
 func credFlag(arg string) bool {
-	m := flagRe.FindStringSubmatch(arg)
+	m := flagRe().FindStringSubmatch(arg)
 	if m == nil {
 		return false
 	}
@@ -204,7 +204,7 @@ func argReasons(args []string) []string {
 			continue
 		}
 		name, val, hasVal := strings.Cut(a, "=")
-		h := headerArgRe.FindStringSubmatch(a)
+		h := headerArgRe().FindStringSubmatch(a)
 		switch {
 		case valueSays(a):
 			out[i] = whyValue
@@ -317,7 +317,7 @@ func (im *importer) secretValue(s slot, v, why string) model.Str {
 	if s.ns != "" {
 		name = s.ns + "-" + name
 	}
-	name = fileSafeRe.ReplaceAllString(name, "_")
+	name = fileSafeRe().ReplaceAllString(name, "_")
 	p := filepath.Join(im.opts.SecretDir, name)
 	for i := 2; im.secretFiles[p] != ""; i++ {
 		p = filepath.Join(im.opts.SecretDir, fmt.Sprintf("%s-%d", name, i))
