@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -172,6 +173,22 @@ func ParseState(name string, data []byte) (*State, error) {
 }
 
 func parseState(validators map[string]*schema.Validator, name string, data []byte) (*State, error) {
+	// What agyconf wrote names its version first: read it there, and the
+	// schema check that follows says whether the text is JSON, as each
+	// of the scans it saves did (a schema check passes only strict JSON
+	// with no key twice). Anything else, and any failure, is read the
+	// long way, whose errors are the ones reported.
+	if v, ok := leadingVersion(data); ok {
+		if s, err := parseStateAs(validators, name, data, v); err == nil {
+			return s, nil
+		}
+	}
+	return parseStateLong(validators, name, data)
+}
+
+// parseStateLong is parseState the long way: JSON first, then the version
+// wherever it is, then the schema of that version.
+func parseStateLong(validators map[string]*schema.Validator, name string, data []byte) (*State, error) {
 	startOver := fmt.Sprintf("move %s aside to start over (agyconf then treats every existing file as not its own, and asks before taking any over)", name)
 	if !json.Valid(data) {
 		var x any
@@ -185,6 +202,34 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 	if head.Version != nil {
 		version = *head.Version
 	}
+	return parseStateAs(validators, name, data, version)
+}
+
+// statePrefix is how every state agyconf writes begins (State.encode:
+// Version is the struct's first field, two-space indent).
+const statePrefix = "{\n  \"version\": "
+
+// leadingVersion reads the version a state names as its first member, in
+// the form agyconf writes it; ok is false for any other text.
+func leadingVersion(data []byte) (int, bool) {
+	rest, ok := bytes.CutPrefix(data, []byte(statePrefix))
+	if !ok {
+		return 0, false
+	}
+	n, digits := 0, 0
+	for digits < len(rest) && digits < 6 && rest[digits] >= '0' && rest[digits] <= '9' {
+		n = n*10 + int(rest[digits]-'0')
+		digits++
+	}
+	if digits == 0 || (digits > 1 && rest[0] == '0') || digits == len(rest) || rest[digits] != ',' {
+		return 0, false
+	}
+	return n, true
+}
+
+// parseStateAs checks and reads a state that names version.
+func parseStateAs(validators map[string]*schema.Validator, name string, data []byte, version int) (*State, error) {
+	startOver := fmt.Sprintf("move %s aside to start over (agyconf then treats every existing file as not its own, and asks before taking any over)", name)
 	schemaName := schema.State
 	switch {
 	case version > StateVersion:

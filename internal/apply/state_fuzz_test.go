@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -23,11 +24,29 @@ func FuzzParseState(f *testing.F) {
 		`{"version":1,"files":{"a":{"sha256":42}}}`,
 		`{"version":1,"files":`,
 		`[]`, `null`, ``, `{"version":1,"files":{"a":{}},"version":1}`,
+		// As agyconf writes them: the version read where it stands first.
+		"{\n  \"version\": 4,\n  \"files\": {}\n}\n",
+		"{\n  \"version\": 3,\n  \"files\": {\n    \"a.md\": {\n      \"sha256\": \"" + strings.Repeat("a", 64) + "\",\n      \"origin\": \"created\"\n    }\n  }\n}\n",
+		"{\n  \"version\": 1,\n  \"files\": {}\n}\n",
+		"{\n  \"version\": 4,\n  \"files\": {},\n  \"version\": 1\n}\n",
+		"{\n  \"version\": 04,\n  \"files\": {}\n}\n",
+		"{\n  \"version\": 9999999,\n  \"files\": {}\n}\n",
+		"{\n  \"version\": 4,\n  \"files\": {} // x\n}\n",
+		"{\n  \"version\": 4,",
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, err := ParseState("state.json", data)
+		// The version read where agyconf writes it changes nothing: the
+		// long way gives the same state, or the same error.
+		long, lerr := parseStateLong(nil, "state.json", data)
+		if fmt.Sprint(err) != fmt.Sprint(lerr) {
+			t.Fatalf("ParseState: %v; the long way: %v", err, lerr)
+		}
+		if d := cmp.Diff(st, long, cmpopts.EquateEmpty(), cmp.AllowUnexported(State{})); d != "" {
+			t.Fatalf("ParseState and the long way differ (-ParseState +long):\n%s", d)
+		}
 		if err != nil {
 			if !strings.Contains(err.Error(), "state.json") {
 				t.Fatalf("the error does not name the file: %v", err)
