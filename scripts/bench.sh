@@ -19,8 +19,10 @@
 # (temporary file, fsync, rename, folder fsync, 16 writers) and nothing
 # else.
 #
-# Nothing is deleted while the table is measured: every run writes into a
-# folder of its own, and all of them go when the script ends. On ext4
+# No tree is deleted while the table is measured: every run writes into a
+# folder of its own, and all of them go when the script ends (only the
+# cache file is removed before each uncached check, and a render's
+# renames free the inodes of the few files they replace). On ext4
 # without a journal (these machines' disks), creating a file skips every
 # inode freed in the last 60 s (300 s while its inode table block is
 # dirty) in the group it allocates from, one by one, so a tree created

@@ -261,7 +261,9 @@ func (b *batch) exists(name string) bool {
 // to 95 ms to write and sync, and 23 to 32 ms with sixteen Ps; their
 // folders 14 to 34 ms, and 10 to 13 (docs/benchmarks.md, fourth pass).
 // The workers wait; they do not compete for the cores. A GOMAXPROCS the
-// environment sets is left as it is.
+// environment sets is left as it is. Putting the old value back pins it
+// (the runtime no longer follows a changing CPU quota), which a command
+// of a second or two does not notice.
 func ioProcs() (restore func()) {
 	if os.Getenv("GOMAXPROCS") != "" {
 		return func() {}

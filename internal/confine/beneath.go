@@ -20,35 +20,57 @@ import (
 // 13,500 openat and 11,800 close calls, an import of 4,000 files 36,000
 // fstatat). A link anywhere in the name, the last segment included, a
 // kernel without openat2, or any error the walk would word otherwise,
-// and the call is walked as before: the fast paths only ever answer what
-// the walk would answer (TestLstatFastAgrees, TestReadFastAgrees,
-// TestWriteFastAgrees).
+// and the call is walked as before: the fast paths answer what the walk
+// answers (TestLstatFastAgrees, TestReadFastAgrees, TestWriteFastAgrees)
+// wherever the folders on the way may be read and searched, which is
+// every folder of the user's own. A folder that may be searched but not
+// read (mode 0311) is the exception, by design: the kernel's call goes
+// through it, as any open(2) does, where os.Root's walk, which opens
+// every folder on the way, stops at it; and a folder that may be read but
+// not searched (0644) is listed, its entries' Info failing, where the
+// walk's listing fails. A write takes the folder it writes in open for
+// reading, as the walk does, so that it can be synced: an unreadable one
+// is written the walked way, that is, not at all, and a write never ends
+// half done (TestFastPermissions, run as another user).
 
 // beneath is the root folder open as a file, the folder every fast path
 // starts from; shared by a Root's views.
 type beneath struct {
 	once sync.Once
-	f    *os.File // nil: could not be opened
-	fd   int
+	f    *os.File        // nil: could not be opened
+	rc   syscall.RawConn // f's, through which every call uses its fd
 }
 
-func (b *beneath) open(root *os.Root) (int, bool) {
+func (b *beneath) open(root *os.Root) (syscall.RawConn, bool) {
 	b.once.Do(func() {
-		if f, err := root.Open("."); err == nil {
-			b.f, b.fd = f, int(f.Fd())
+		if !haveOpenat2 {
+			return
 		}
+		f, err := root.Open(".")
+		if err != nil {
+			return
+		}
+		rc, err := f.SyscallConn()
+		if err != nil {
+			f.Close()
+			return
+		}
+		b.f, b.rc = f, rc
 	})
-	return b.fd, b.f != nil
+	return b.rc, b.f != nil
 }
 
 func (b *beneath) close() {
-	// Whoever closes the Root ends every use of it: no open runs now.
 	if b.f != nil {
 		b.f.Close()
 	}
 }
 
-// openBeneath opens name below the root with flags (openat2Beneath).
+// openBeneath opens name below the root with flags (openat2Beneath). The
+// root's descriptor is used through RawConn.Control, which holds it for
+// the call: once the Root is closed every fast path fails, and the walk
+// says the root is closed, where a bare number could by then name
+// another folder.
 func (r *Root) openBeneath(name string, flags int) (int, error) {
 	if r.walkOnly {
 		return -1, syscall.ENOSYS
@@ -56,11 +78,15 @@ func (r *Root) openBeneath(name string, flags int) (int, error) {
 	if !fs.ValidPath(name) {
 		return -1, syscall.EINVAL
 	}
-	fd, ok := r.beneath.open(r.root)
+	rc, ok := r.beneath.open(r.root)
 	if !ok {
 		return -1, syscall.ENOSYS
 	}
-	return openat2Beneath(fd, name, flags)
+	fd, err := -1, error(syscall.ENOSYS)
+	if cerr := rc.Control(func(root uintptr) { fd, err = openat2Beneath(int(root), name, flags) }); cerr != nil {
+		return -1, syscall.ENOSYS
+	}
+	return fd, err
 }
 
 // missing turns a fast path's failure into the walk's answer when it is
@@ -163,15 +189,16 @@ func (e *entry) Info() (fs.FileInfo, error) {
 func (e *entry) String() string { return fs.FormatDirEntry(e) }
 
 // The fast paths that change the tree act in a folder opened by
-// openat2Beneath (O_PATH: a handle to name it by, nothing more) on one
-// name in it, as the walk's os.Root call does on the folder it walked
-// to. Only a root that follows links has them: a strict view refuses a
-// link at the last segment, which an rename or mkdir by name would
-// replace or fail on without saying so, and its calls are few (the
+// openat2Beneath on one name in it, as the walk's os.Root call does on
+// the folder it walked to. The folder is opened for reading, as the walk
+// opens it, so that what is written there can be synced there too. Only
+// a root that follows links has them: a strict view refuses a link at the
+// last segment, which a rename, mkdir or remove by name would replace,
+// fail on or remove without saying so, and its calls are few (the
 // store's own files). A failed call changed nothing and is walked again,
 // so that its error is the walk's.
 
-// folderFast opens the folder dir for naming things in it.
+// folderFast opens the folder dir for changing things in it.
 func (r *Root) folderFast(dir string) (int, bool) {
 	if !fs.ValidPath(dir) {
 		return -1, false
@@ -179,8 +206,23 @@ func (r *Root) folderFast(dir string) (int, bool) {
 	if r.strict {
 		return -1, false
 	}
-	fd, err := r.openBeneath(dir, oPath|unix.O_DIRECTORY)
+	fd, err := r.openBeneath(dir, unix.O_RDONLY|unix.O_DIRECTORY)
 	return fd, err == nil
+}
+
+// removeFast removes the file, link or empty folder name (ok), or
+// nothing (not ok), as os.Root's Remove does: unlink, else rmdir.
+func (r *Root) removeFast(name string) bool {
+	if name == "." || !fs.ValidPath(name) {
+		return false
+	}
+	dir, ok := r.folderFast(path.Dir(name))
+	if !ok {
+		return false
+	}
+	defer unix.Close(dir)
+	base := path.Base(name)
+	return unix.Unlinkat(dir, base, 0) == nil || unix.Unlinkat(dir, base, unix.AT_REMOVEDIR) == nil
 }
 
 // mkdirFast makes the folder name (ok), or nothing (not ok).

@@ -5,6 +5,9 @@ import "golang.org/x/sys/unix"
 // oPath opens a name only to name it (O_PATH).
 const oPath = unix.O_PATH
 
+// haveOpenat2: the fast paths can be tried here.
+const haveOpenat2 = true
+
 // openat2Beneath opens name below the folder dirfd in one openat2 that
 // the kernel refuses at any symbolic link, the last segment included
 // (RESOLVE_NO_SYMLINKS), and at anything outside the folder

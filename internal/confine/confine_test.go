@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -885,9 +887,9 @@ func TestReadFastAgrees(t *testing.T) {
 	// Files: a/b/c.json, a/b/d/e.md, a/setuid, a/big, a/fifo and folders:
 	// ., a, a/b, a/b/d, unreadable (and, as root, unreadable/x) opened by
 	// the kernel as files; the folders as folders: in each of four views.
-	want := 4 * (5 + 5 + 5)
+	want := 4 * (5 + 4 + 4) // another user cannot open unreadable
 	if os.Getuid() == 0 {
-		want += 4
+		want += 4 * (1 + 1 + 1) // it, as a file and as a folder, and unreadable/x
 	}
 	if fast != want {
 		t.Errorf("the kernel opened %d names, want %d: the fast path is not being taken", fast, want)
@@ -903,10 +905,18 @@ func TestReadFastAgrees(t *testing.T) {
 func TestWriteFastAgrees(t *testing.T) {
 	build := func(base string) (string, string) {
 		root, outside := filepath.Join(base, "root"), filepath.Join(base, "outside")
-		for _, d := range []string{"a/b/d", "sticky", "ro"} {
+		for _, d := range []string{"a/b/d", "sticky", "ro", "a/empty"} {
 			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 				t.Fatal(err)
 			}
+		}
+		// A sticky folder, and one nobody may write (root may: the other
+		// user's run is TestFastPermissions).
+		if err := os.Chmod(filepath.Join(root, "sticky"), 0o1777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(root, "ro"), 0o555); err != nil {
+			t.Fatal(err)
 		}
 		if err := os.Mkdir(outside, 0o755); err != nil {
 			t.Fatal(err)
@@ -960,7 +970,8 @@ func TestWriteFastAgrees(t *testing.T) {
 	}
 	var calls []call
 	names := []string{"a", "a/new", "a/b/new", "a/b/d/new", "a/todir/new", "a/out/new", "a/dangling", "a/dangling/new",
-		"a/f", "a/f/new", "a/fifo", "a/missing/new", "a/up/new", "a/tofile", ".", "../x", "a/b/"}
+		"a/f", "a/f/new", "a/fifo", "a/missing/new", "a/up/new", "a/tofile", ".", "../x", "a/b/",
+		"a/empty", "a/b/d", "sticky/new", "ro/new", "ro"}
 	for _, n := range names {
 		calls = append(calls,
 			call{"Mkdir " + n, func(fsys FS) error { return fsys.Mkdir(n, 0o750) }},
@@ -977,6 +988,7 @@ func TestWriteFastAgrees(t *testing.T) {
 			}},
 			call{"Rename a/f to " + n, func(fsys FS) error { return fsys.Rename("a/f", n) }},
 			call{"Rename " + n + " to a/b/moved", func(fsys FS) error { return fsys.Rename(n, "a/b/moved") }},
+			call{"Remove " + n, func(fsys FS) error { return fsys.Remove(n) }},
 		)
 	}
 	for _, c := range calls {
@@ -1058,4 +1070,219 @@ func maskTemp(s string) string {
 		}
 	}
 	return s
+}
+
+// TestFastPermissions runs, as a user other than root (re-run as nobody
+// when the tests run as root), every call that changes the tree on names
+// in folders that may be searched but not read (0311), read but not
+// searched (0644), and neither written (0555): whatever the fast paths
+// answer, a call that fails leaves the tree as it was, none leaves a
+// temporary file behind, and a call on a name in a folder that cannot be
+// read fails as the walk fails, so that nothing is written where it
+// could not be synced.
+func TestFastPermissions(t *testing.T) {
+	if dir := os.Getenv("AGYCONF_FAST_PERMISSIONS_DIR"); dir != "" {
+		fastPermissions(t, dir)
+		return
+	}
+	if os.Getuid() != 0 {
+		fastPermissions(t, t.TempDir())
+		return
+	}
+	// Root passes every permission check: run the test again as nobody,
+	// from a copy of this binary it may run, in a folder it may write.
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "confine.test")
+	if err := os.WriteFile(bin, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(work, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^TestFastPermissions$", "-test.v")
+	cmd.Env = append(os.Environ(), "AGYCONF_FAST_PERMISSIONS_DIR="+work)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestFastPermissions") {
+		t.Fatalf("as nobody, the test did not run:\n%s", out)
+	}
+}
+
+func fastPermissions(t *testing.T, base string) {
+	if os.Getuid() == 0 {
+		t.Fatal("running as root, which no permission stops")
+	}
+	modes := map[string]os.FileMode{"nor": 0o311, "nox": 0o644, "ro": 0o555}
+	build := func(root string) {
+		for d := range modes {
+			if err := os.MkdirAll(filepath.Join(root, d, "sub"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, d, "f"), []byte("f"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(root, "ok"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "ok", "f"), []byte("g"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for d, m := range modes {
+			if err := os.Chmod(filepath.Join(root, d), m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// list opens the folders to look (they are this user's), lists
+	// everything, and closes them again.
+	list := func(root string) string {
+		for d := range modes {
+			os.Chmod(filepath.Join(root, d), 0o755)
+		}
+		defer func() {
+			for d, m := range modes {
+				os.Chmod(filepath.Join(root, d), m)
+			}
+		}()
+		var b strings.Builder
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			rel, _ := filepath.Rel(root, p)
+			if strings.Contains(rel, ".agyconf-tmp-") || strings.Contains(rel, ".t-") {
+				t.Errorf("a temporary file was left behind: %s", rel)
+			}
+			data := ""
+			if d.Type().IsRegular() {
+				b, _ := os.ReadFile(p)
+				data = string(b)
+			}
+			fmt.Fprintf(&b, "%s %q\n", maskTemp(rel), data)
+			return nil
+		})
+		return b.String()
+	}
+	var names []string
+	for d := range modes {
+		names = append(names, d+"/new", d+"/f", d+"/sub", d+"/sub/new", d+"/sub/f")
+	}
+	names = append(names, "ok/new")
+	sort.Strings(names)
+	type call struct {
+		name string
+		do   func(FS) error
+	}
+	var calls []call
+	for _, n := range names {
+		calls = append(calls,
+			call{"Mkdir " + n, func(fsys FS) error { return fsys.Mkdir(n, 0o755) }},
+			call{"WriteFile " + n, func(fsys FS) error { return fsys.WriteFile(n, []byte("new"), 0o600) }},
+			call{"WriteTemp " + path.Dir(n) + ", then Remove it", func(fsys FS) error {
+				temp, err := fsys.WriteTemp(path.Dir(n), ".t-", []byte("t"), 0o600)
+				if err != nil {
+					return err
+				}
+				return fsys.Remove(temp)
+			}},
+			call{"Rename ok/f to " + n, func(fsys FS) error { return fsys.Rename("ok/f", n) }},
+			call{"Remove " + n, func(fsys FS) error { return fsys.Remove(n) }},
+			call{"SyncDir " + path.Dir(n), func(fsys FS) error { return fsys.SyncDir(path.Dir(n)) }},
+		)
+	}
+	for i, c := range calls {
+		var results [2]string
+		for j, walkOnly := range []bool{false, true} {
+			root := filepath.Join(base, fmt.Sprintf("r%d-%d", i, j))
+			if err := os.Mkdir(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			build(root)
+			before := list(root)
+			r, err := Open(root, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.walkOnly = walkOnly
+			err = c.do(r)
+			r.Close()
+			after := list(root)
+			if err != nil && after != before {
+				t.Errorf("%s (walkOnly=%v) failed (%v) and changed the tree:\nbefore\n%s\nafter\n%s", c.name, walkOnly, err, before, after)
+			}
+			results[j] = strings.ReplaceAll(maskTemp(errString(err)), root, "ROOT") + "\n" + after
+		}
+		// A folder that cannot be read is one the write could not sync:
+		// the fast paths fail there as the walk does.
+		if dir := strings.SplitN(strings.Fields(c.name)[len(strings.Fields(c.name))-1], "/", 2)[0]; (dir == "nor" || dir == "nox") && !strings.Contains(c.name, "/sub") && results[0] != results[1] {
+			t.Errorf("%s: with the fast paths\n%s\nwalking\n%s", c.name, results[0], results[1])
+		}
+	}
+}
+
+// TestClosedRootRefuses: once a Root is closed, no call reaches anything,
+// even when the descriptor number its fast paths used is given to a
+// folder outside it (the fast paths hold the descriptor for each call
+// and fail once it is closed).
+func TestClosedRootRefuses(t *testing.T) {
+	s := newScene(t)
+	s.mkdir("a")
+	if err := os.Mkdir(filepath.Join(s.outside, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.r.Lstat("a"); err != nil { // opens the fast paths' descriptor
+		t.Fatal(err)
+	}
+	s.r.Close()
+	// Take the freed numbers with folders outside the root.
+	var held []*os.File
+	for range 16 {
+		f, err := os.Open(s.outside)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, f)
+	}
+	defer func() {
+		for _, f := range held {
+			f.Close()
+		}
+	}()
+	calls := map[string]func() error{
+		"WriteFile": func() error { return s.r.WriteFile("a/x", []byte("x"), 0o644) },
+		"Mkdir":     func() error { return s.r.Mkdir("a/d", 0o755) },
+		"WriteTemp": func() error { _, err := s.r.WriteTemp("a", ".t-", []byte("x"), 0o644); return err },
+		"Rename":    func() error { return s.r.Rename("a", "b") },
+		"Remove":    func() error { return s.r.Remove("a") },
+		"SyncDir":   func() error { return s.r.SyncDir("a") },
+		"ReadDir":   func() error { _, err := s.r.ReadDir("a"); return err },
+		"Lstat":     func() error { _, err := s.r.Lstat("a"); return err },
+		"Resolve":   func() error { _, err := s.r.Resolve("a/x"); return err },
+	}
+	for name, call := range calls {
+		if err := call(); err == nil {
+			t.Errorf("%s on a closed Root succeeded", name)
+		}
+	}
+	es, err := os.ReadDir(filepath.Join(s.outside, "a"))
+	if err != nil || len(es) != 0 {
+		t.Errorf("outside/a holds %v (%v)", es, err)
+	}
+	if _, err := os.Stat(filepath.Join(s.outside, "b")); err == nil {
+		t.Error("outside/a was renamed")
+	}
 }

@@ -239,7 +239,7 @@ func (r *Root) WriteFile(name string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	if err := r.Rename(temp, name); err != nil {
-		r.root.Remove(temp)
+		r.Remove(temp) // the way it was made, fast or walked
 		return err
 	}
 	return r.SyncDir(path.Dir(name))
@@ -267,6 +267,9 @@ func (r *Root) Rename(from, to string) error {
 // Remove removes a file, a link (never what it points to) or an empty
 // folder.
 func (r *Root) Remove(name string) error {
+	if r.removeFast(name) {
+		return nil
+	}
 	res, err := r.resolve(name, false)
 	if err != nil {
 		return err

@@ -116,15 +116,17 @@ func (p *pathIndex) search(name string) (string, error) {
 	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 }
 
-// listNames returns the names in dir, none if it does not exist, nil if
-// it cannot be listed (it may still be searched, as an execute-only
-// folder can). Names
+// listNames returns the names in dir, none if it is an absolute folder
+// that does not exist, nil if it cannot be listed (it may still be
+// searched, as an execute-only folder can; and a relative entry, the
+// empty one included, is the current folder's business: exec.LookPath
+// refuses what it finds there). Names
 // only: os.ReadDir would sort them and make an entry of each, for a
 // /usr/bin of thousands. O_DIRECTORY and O_NONBLOCK: a FIFO named in PATH
 // fails at once instead of blocking.
 func listNames(dir string) map[string]bool {
 	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	if filepath.IsAbs(dir) && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
 		// Nothing is found in a folder that is not there (a PATH often
 		// names ~/go/bin or ~/.cargo/bin before they exist): a thousand
 		// servers asked it a thousand times.

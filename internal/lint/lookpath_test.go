@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,12 +43,14 @@ func TestPathIndexAgreesWithLookPath(t *testing.T) {
 	// entry, is refused as exec.LookPath refuses it (ErrDot).
 	t.Chdir(base)
 	write(filepath.Join(base, "here"), 0o755)
+	write(filepath.Join(base, "later"), 0o755) // also in b: the empty entry comes first
 	names := []string{"tool", "plain", "later", "dir", "linked", "dangling", "absent", "here", filepath.Join(a, "tool"), "./tool", ""}
 	for _, path := range []string{
 		// A folder that is missing, and one that is a file: neither
 		// lists anything.
 		strings.Join([]string{a, missing, filepath.Join(a, "tool"), "", b}, string(os.PathListSeparator)),
 		strings.Join([]string{"", a}, string(os.PathListSeparator)),
+		strings.Join([]string{"", b}, string(os.PathListSeparator)),
 		strings.Join([]string{"a", b}, string(os.PathListSeparator)),
 		strings.Join([]string{".", b}, string(os.PathListSeparator)),
 	} {
@@ -67,7 +70,7 @@ func TestPathIndexAgreesWithLookPath(t *testing.T) {
 					for _, name := range names {
 						want, werr := exec.LookPath(name)
 						got, gerr := idx.lookPath(name)
-						if (werr == nil) != (gerr == nil) || (werr == nil && got != want) {
+						if (werr == nil) != (gerr == nil) || (werr == nil && got != want) || errors.Is(werr, exec.ErrDot) != errors.Is(gerr, exec.ErrDot) {
 							t.Errorf("PATH=%s %q: index %q, %v; exec.LookPath %q, %v", path, name, got, gerr, want, werr)
 						}
 					}
