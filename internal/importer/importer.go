@@ -296,13 +296,15 @@ func (im *importer) conv(p, unit, format string, args ...any) {
 }
 
 func (im *importer) run() {
+	// Skills first: they need nothing of the states, which are read
+	// meanwhile, and the MCP servers' values are judged against them.
+	im.skillDirs()
 	im.mcpFiles()
 	if p, ok := im.l.Path(agy.Hooks); ok {
 		if doc, ok := im.readJSON(p, "hooks"); ok {
 			im.cfg.Hooks = im.hooks(p, doc)
 		}
 	}
-	im.skillDirs()
 	if p, ok := im.l.Path(agy.Rules); ok {
 		im.cfg.Rules = im.rules(p, "rules")
 	}
