@@ -210,9 +210,10 @@ func (r *Root) folderFast(dir string) (int, bool) {
 	return fd, err == nil
 }
 
-// removeFast removes the file, link or empty folder name (ok), or
-// nothing (not ok), as os.Root's Remove does: unlink, else rmdir.
-func (r *Root) removeFast(name string) bool {
+// atFast runs act on name's folder, opened by folderFast, and name's last
+// segment, and reports whether act did its work; false, too, for a name
+// the fast paths do not take.
+func (r *Root) atFast(name string, act func(dir int, base string) bool) bool {
 	if name == "." || !fs.ValidPath(name) {
 		return false
 	}
@@ -221,41 +222,31 @@ func (r *Root) removeFast(name string) bool {
 		return false
 	}
 	defer unix.Close(dir)
-	base := path.Base(name)
-	return unix.Unlinkat(dir, base, 0) == nil || unix.Unlinkat(dir, base, unix.AT_REMOVEDIR) == nil
+	return act(dir, path.Base(name))
+}
+
+// removeFast removes the file, link or empty folder name (ok), or
+// nothing (not ok), as os.Root's Remove does: unlink, else rmdir.
+func (r *Root) removeFast(name string) bool {
+	return r.atFast(name, func(dir int, base string) bool {
+		return unix.Unlinkat(dir, base, 0) == nil || unix.Unlinkat(dir, base, unix.AT_REMOVEDIR) == nil
+	})
 }
 
 // mkdirFast makes the folder name (ok), or nothing (not ok).
 func (r *Root) mkdirFast(name string, perm fs.FileMode) bool {
-	if name == "." || !fs.ValidPath(name) {
-		return false
-	}
-	dir, ok := r.folderFast(path.Dir(name))
-	if !ok {
-		return false
-	}
-	defer unix.Close(dir)
-	return unix.Mkdirat(dir, path.Base(name), uint32(perm.Perm())) == nil
+	return r.atFast(name, func(dir int, base string) bool {
+		return unix.Mkdirat(dir, base, uint32(perm.Perm())) == nil
+	})
 }
 
 // renameFast renames from to to (ok), or nothing (not ok).
 func (r *Root) renameFast(from, to string) bool {
-	for _, n := range []string{from, to} {
-		if n == "." || !fs.ValidPath(n) {
-			return false
-		}
-	}
-	fromDir, ok := r.folderFast(path.Dir(from))
-	if !ok {
-		return false
-	}
-	defer unix.Close(fromDir)
-	toDir, ok := r.folderFast(path.Dir(to))
-	if !ok {
-		return false
-	}
-	defer unix.Close(toDir)
-	return unix.Renameat(fromDir, path.Base(from), toDir, path.Base(to)) == nil
+	return r.atFast(from, func(fromDir int, fromBase string) bool {
+		return r.atFast(to, func(toDir int, toBase string) bool {
+			return unix.Renameat(fromDir, fromBase, toDir, toBase) == nil
+		})
+	})
 }
 
 // syncDirFast syncs the folder name (ok), or fails as fsync failed

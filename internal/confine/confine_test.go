@@ -703,6 +703,32 @@ func TestWriterRootFollowsNames(t *testing.T) {
 	}
 }
 
+// plantFile writes a file holding its own name, with its folders, and
+// gives it mode.
+func plantFile(t *testing.T, dir, name string, mode os.FileMode) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(name), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stampOf is what the fast-path tests compare of a FileInfo: all of it
+// that is stable, the inode included.
+func stampOf(fi fs.FileInfo) string {
+	if fi == nil {
+		return ""
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	return fmt.Sprintf("%s %v %d %d %d %v", fi.Name(), fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), st.Ino, fi.IsDir())
+}
+
 // TestLstatFastAgrees: Lstat answered by the kernel in one call, for a
 // name with no link in it, is what the walk answers, in a plain, a
 // strict and a folder-keeping view, for files, folders, FIFOs, setuid and
@@ -712,18 +738,7 @@ func TestWriterRootFollowsNames(t *testing.T) {
 // would answer everything and the test say nothing).
 func TestLstatFastAgrees(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, mode os.FileMode) {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(name), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(p, mode); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name string, mode os.FileMode) { plantFile(t, dir, name, mode) }
 	write("a/b/c.json", 0o644)
 	write("a/setuid", 0o4755)
 	write("a/secret", 0o600)
@@ -749,13 +764,7 @@ func TestLstatFastAgrees(t *testing.T) {
 		"a/dangling", "abs", "abs/b/c.json", "a/b/c.json/x", "missing", "a/missing/deeper",
 		".", "", "/etc/passwd", "../x", "a/../a/b", "a//b", "a/b/"}
 	type result struct{ v, err string }
-	stamp := func(fi fs.FileInfo) string {
-		if fi == nil {
-			return ""
-		}
-		st := fi.Sys().(*syscall.Stat_t)
-		return fmt.Sprintf("%s %v %d %d %d %v", fi.Name(), fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), st.Ino, fi.IsDir())
-	}
+	stamp := stampOf
 	fast := 0
 	for _, o := range []Options{{}, {KeepFolders: true}} {
 		r, err := Open(dir, o)
@@ -792,18 +801,7 @@ func TestLstatFastAgrees(t *testing.T) {
 // folder-keeping views; entries' Info is the root's Lstat of each.
 func TestReadFastAgrees(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, mode os.FileMode) {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(name), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(p, mode); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name string, mode os.FileMode) { plantFile(t, dir, name, mode) }
 	write("a/b/c.json", 0o644)
 	write("a/b/d/e.md", 0o600)
 	write("a/setuid", 0o4755)
@@ -835,13 +833,7 @@ func TestReadFastAgrees(t *testing.T) {
 		}
 		t.Cleanup(func() { os.Chmod(filepath.Join(dir, "unreadable"), 0o755) })
 	}
-	stamp := func(fi fs.FileInfo) string {
-		if fi == nil {
-			return ""
-		}
-		st := fi.Sys().(*syscall.Stat_t)
-		return fmt.Sprintf("%s %v %d %d %d %v", fi.Name(), fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), st.Ino, fi.IsDir())
-	}
+	stamp := stampOf
 	listing := func(es []fs.DirEntry) string {
 		var b strings.Builder
 		for _, e := range es {
