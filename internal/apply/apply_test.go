@@ -72,20 +72,31 @@ func (e *env) loadState() (*State, error) { return NewStore(e.fs, stateDir).Load
 // run applies plan and returns the action per path, or the error.
 func (e *env) run(plan *render.Plan) (map[string]Action, error) {
 	e.t.Helper()
-	st, err := e.loadState()
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	opts := e.options()
-	changes, err := Decide(plan, st, opts)
-	if err != nil {
+	changes, _, decided, err := e.apply(plan)
+	if !decided {
 		return nil, err
 	}
 	got := map[string]Action{}
 	for _, c := range changes {
 		got[c.Path] = c.Action
 	}
-	return got, Execute(changes, st, opts)
+	return got, err
+}
+
+// apply decides and executes plan as a render does, and returns the
+// changes and the state the render left; decided is false when Decide
+// failed (err is its error), else err is Execute's.
+func (e *env) apply(plan *render.Plan) (changes []Change, st *State, decided bool, err error) {
+	e.t.Helper()
+	st, err = e.loadState()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	opts := e.options()
+	if changes, err = Decide(plan, st, opts); err != nil {
+		return nil, st, false, err
+	}
+	return changes, st, true, Execute(changes, st, opts)
 }
 
 func (e *env) read(p string) string {

@@ -13,16 +13,8 @@ import (
 // state the render left, as engine.Session holds them.
 func (e *env) renderOnce(p *render.Plan) ([]Change, *State) {
 	e.t.Helper()
-	st, err := e.loadState()
+	changes, st, _, err := e.apply(p)
 	if err != nil {
-		e.t.Fatal(err)
-	}
-	opts := e.options()
-	changes, err := Decide(p, st, opts)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := Execute(changes, st, opts); err != nil {
 		e.t.Fatal(err)
 	}
 	return changes, st

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/model"
@@ -189,10 +190,9 @@ func parseState(validators map[string]*schema.Validator, name string, data []byt
 // parseStateLong is parseState the long way: JSON first, then the version
 // wherever it is, then the schema of that version.
 func parseStateLong(validators map[string]*schema.Validator, name string, data []byte) (*State, error) {
-	startOver := fmt.Sprintf("move %s aside to start over (agyconf then treats every existing file as not its own, and asks before taking any over)", name)
 	if !json.Valid(data) {
 		var x any
-		return nil, fmt.Errorf("state file %s %v (cut short, or edited by hand); %s", name, jsonPosError(data, json.Unmarshal(data, &x)), startOver)
+		return nil, fmt.Errorf("state file %s %v (cut short, or edited by hand); %s", name, jsonPosError(data, json.Unmarshal(data, &x)), startOver(name))
 	}
 	var head struct {
 		Version *int `json:"version"`
@@ -227,6 +227,11 @@ func leadingVersion(data []byte) (int, bool) {
 	return n, true
 }
 
+// startOver is how a message about a state that cannot be read ends.
+func startOver(name string) string {
+	return fmt.Sprintf("move %s aside to start over (agyconf then treats every existing file as not its own, and asks before taking any over)", name)
+}
+
 // decodeAlongside is the size of state from which it is decoded while it
 // is checked (parseStateAs); below it, a goroutine costs more than it
 // saves.
@@ -234,11 +239,10 @@ const decodeAlongside = 64 << 10
 
 // parseStateAs checks and reads a state that names version.
 func parseStateAs(validators map[string]*schema.Validator, name string, data []byte, version int) (*State, error) {
-	startOver := fmt.Sprintf("move %s aside to start over (agyconf then treats every existing file as not its own, and asks before taking any over)", name)
 	schemaName := schema.State
 	switch {
 	case version > StateVersion:
-		return nil, fmt.Errorf("state file %s has version %d, written by a newer agyconf; this one reads versions up to %d: upgrade agyconf, or %s", name, version, StateVersion, startOver)
+		return nil, fmt.Errorf("state file %s has version %d, written by a newer agyconf; this one reads versions up to %d: upgrade agyconf, or %s", name, version, StateVersion, startOver(name))
 	case version == 1:
 		schemaName = schema.StateV1
 	case version == 2:
@@ -248,7 +252,7 @@ func parseStateAs(validators map[string]*schema.Validator, name string, data []b
 		// (agentFolderVersion).
 		schemaName = schema.StateV3
 	case version < 1:
-		return nil, fmt.Errorf("state file %s has version %d, which no agyconf wrote; %s", name, version, startOver)
+		return nil, fmt.Errorf("state file %s has version %d, which no agyconf wrote; %s", name, version, startOver(name))
 	}
 	v := validators[schemaName]
 	if v == nil {
@@ -262,37 +266,33 @@ func parseStateAs(validators map[string]*schema.Validator, name string, data []b
 	}
 	// A large state is decoded while it is checked, on another core, and
 	// the decoding is used only once the check passed: the check and the
-	// decoding of 10,000 entries take 69 and 20 ms, and import waits for
-	// them before it can judge a value.
+	// decoding of 10,000 entries take 69 and 20 ms, and every command that
+	// decides waits for them.
 	var s State
 	var uerr error
-	decoded := make(chan struct{})
-	if version != 1 && len(data) >= decodeAlongside {
-		go func() {
-			defer close(decoded)
-			uerr = json.Unmarshal(data, &s)
-		}()
-	} else {
-		close(decoded)
+	var decoding sync.WaitGroup
+	alongside := version != 1 && len(data) >= decodeAlongside
+	if alongside {
+		decoding.Go(func() { uerr = json.Unmarshal(data, &s) })
 	}
 	err := v.ValidateJSON(schemaName, data)
-	<-decoded
+	decoding.Wait()
 	if err != nil {
 		var de *schema.DocumentError
 		if errors.As(err, &de) && len(de.Findings) > 0 {
 			f := de.Findings[0]
-			return nil, fmt.Errorf("state file %s:%d:%d: %s; %s", name, f.Line, f.Column, f.Message, startOver)
+			return nil, fmt.Errorf("state file %s:%d:%d: %s; %s", name, f.Line, f.Column, f.Message, startOver(name))
 		}
-		return nil, fmt.Errorf("state file %s: %v; %s", name, err, startOver)
+		return nil, fmt.Errorf("state file %s: %v; %s", name, err, startOver(name))
 	}
 	if version == 1 {
 		return migrateV1(name, data)
 	}
-	if len(data) < decodeAlongside {
+	if !alongside {
 		uerr = json.Unmarshal(data, &s)
 	}
 	if uerr != nil {
-		return nil, fmt.Errorf("state file %s: %v; %s", name, uerr, startOver)
+		return nil, fmt.Errorf("state file %s: %v; %s", name, uerr, startOver(name))
 	}
 	if s.Files == nil {
 		s.Files = map[string]*FileState{}

@@ -719,6 +719,22 @@ func plantFile(t *testing.T, dir, name string, mode os.FileMode) {
 	}
 }
 
+// eachView runs f on the root dir opened plain and keeping folders, and
+// on the strict view of each: the four views the fast paths must agree
+// with the walk in.
+func eachView(t *testing.T, dir string, f func(vr *Root)) {
+	t.Helper()
+	for _, o := range []Options{{}, {KeepFolders: true}} {
+		r, err := Open(dir, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(r)
+		f(r.Strict().(*Root))
+		r.Close()
+	}
+}
+
 // stampOf is what the fast-path tests compare of a FileInfo: all of it
 // that is stable, the inode included.
 func stampOf(fi fs.FileInfo) string {
@@ -764,30 +780,21 @@ func TestLstatFastAgrees(t *testing.T) {
 		"a/dangling", "abs", "abs/b/c.json", "a/b/c.json/x", "missing", "a/missing/deeper",
 		".", "", "/etc/passwd", "../x", "a/../a/b", "a//b", "a/b/"}
 	type result struct{ v, err string }
-	stamp := stampOf
 	fast := 0
-	for _, o := range []Options{{}, {KeepFolders: true}} {
-		r, err := Open(dir, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, view := range []FS{r, r.Strict()} {
-			vr := view.(*Root)
-			for _, n := range names {
-				fi, err := vr.Lstat(n)
-				got := result{stamp(fi), errString(err)}
-				wfi, werr := vr.lstatWalked(n)
-				want := result{stamp(wfi), errString(werr)}
-				if got != want {
-					t.Errorf("strict=%v keep=%v Lstat(%q) = %+v; the walk gives %+v", vr.strict, o.KeepFolders, n, got, want)
-				}
-				if fi, _, ok := vr.lstatFast(n); ok && fi != nil {
-					fast++
-				}
+	eachView(t, dir, func(vr *Root) {
+		for _, n := range names {
+			fi, err := vr.Lstat(n)
+			got := result{stampOf(fi), errString(err)}
+			wfi, werr := vr.lstatWalked(n)
+			want := result{stampOf(wfi), errString(werr)}
+			if got != want {
+				t.Errorf("strict=%v keep=%v Lstat(%q) = %+v; the walk gives %+v", vr.strict, vr.dirs != nil, n, got, want)
+			}
+			if fi, _, ok := vr.lstatFast(n); ok && fi != nil {
+				fast++
 			}
 		}
-		r.Close()
-	}
+	})
 	// a, a/b, a/b/c.json, a/setuid, a/secret, sticky, a/fifo: in each
 	// of four views.
 	if fast != 4*7 {
@@ -833,49 +840,40 @@ func TestReadFastAgrees(t *testing.T) {
 		}
 		t.Cleanup(func() { os.Chmod(filepath.Join(dir, "unreadable"), 0o755) })
 	}
-	stamp := stampOf
 	listing := func(es []fs.DirEntry) string {
 		var b strings.Builder
 		for _, e := range es {
 			fi, err := e.Info()
-			fmt.Fprintf(&b, "%s %v %v [%s] %s; ", e.Name(), e.Type(), e.IsDir(), stamp(fi), errString(err))
+			fmt.Fprintf(&b, "%s %v %v [%s] %s; ", e.Name(), e.Type(), e.IsDir(), stampOf(fi), errString(err))
 		}
 		return b.String()
 	}
 	fast := 0
-	for _, o := range []Options{{}, {KeepFolders: true}} {
-		r, err := Open(dir, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, view := range []FS{r, r.Strict()} {
-			vr := view.(*Root)
-			for _, n := range names {
-				data, fi, err := vr.ReadFile(n, 50)
-				wdata, wfi, werr := vr.readFileWalked(n, 50)
-				if got, want := fmt.Sprintf("%q %s %s", data, stamp(fi), errString(err)), fmt.Sprintf("%q %s %s", wdata, stamp(wfi), errString(werr)); got != want {
-					t.Errorf("strict=%v keep=%v ReadFile(%q) = %s; the walk gives %s", vr.strict, o.KeepFolders, n, got, want)
-				}
-				res, err := vr.Resolve(n)
-				wres, werr := vr.resolveWith(n, true, false)
-				if got, want := res+" "+errString(err), wres+" "+errString(werr); got != want {
-					t.Errorf("strict=%v keep=%v Resolve(%q) = %s; the walk gives %s", vr.strict, o.KeepFolders, n, got, want)
-				}
-				es, err := vr.ReadDir(n)
-				wes, werr := vr.readDirWalked(n)
-				if got, want := listing(es)+errString(err), listing(wes)+errString(werr); got != want {
-					t.Errorf("strict=%v keep=%v ReadDir(%q) = %s; the walk gives %s", vr.strict, o.KeepFolders, n, got, want)
-				}
-				for _, flags := range []int{syscall.O_RDONLY | syscall.O_NONBLOCK, syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NONBLOCK} {
-					if f, _, ok := vr.openFast("open", n, flags); ok && f != nil {
-						f.Close()
-						fast++
-					}
+	eachView(t, dir, func(vr *Root) {
+		for _, n := range names {
+			data, fi, err := vr.ReadFile(n, 50)
+			wdata, wfi, werr := vr.readFileWalked(n, 50)
+			if got, want := fmt.Sprintf("%q %s %s", data, stampOf(fi), errString(err)), fmt.Sprintf("%q %s %s", wdata, stampOf(wfi), errString(werr)); got != want {
+				t.Errorf("strict=%v keep=%v ReadFile(%q) = %s; the walk gives %s", vr.strict, vr.dirs != nil, n, got, want)
+			}
+			res, err := vr.Resolve(n)
+			wres, werr := vr.resolveWith(n, true, false)
+			if got, want := res+" "+errString(err), wres+" "+errString(werr); got != want {
+				t.Errorf("strict=%v keep=%v Resolve(%q) = %s; the walk gives %s", vr.strict, vr.dirs != nil, n, got, want)
+			}
+			es, err := vr.ReadDir(n)
+			wes, werr := vr.readDirWalked(n)
+			if got, want := listing(es)+errString(err), listing(wes)+errString(werr); got != want {
+				t.Errorf("strict=%v keep=%v ReadDir(%q) = %s; the walk gives %s", vr.strict, vr.dirs != nil, n, got, want)
+			}
+			for _, flags := range []int{syscall.O_RDONLY | syscall.O_NONBLOCK, syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NONBLOCK} {
+				if f, _, ok := vr.openFast("open", n, flags); ok && f != nil {
+					f.Close()
+					fast++
 				}
 			}
 		}
-		r.Close()
-	}
+	})
 	// Files: a/b/c.json, a/b/d/e.md, a/setuid, a/big, a/fifo and folders:
 	// ., a, a/b, a/b/d, unreadable (and, as root, unreadable/x) opened by
 	// the kernel as files; the folders as folders: in each of four views.
