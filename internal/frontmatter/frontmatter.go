@@ -66,8 +66,17 @@ func Parse(fm []byte) (map[string]any, error) {
 // YAML (nil when there is none), which knows where each key and value
 // is: parsed once, for the value and the positions. yaml.Unmarshal is a
 // parse to this node and a decode of it, so the value and the errors are
-// what decoding the text gives.
+// what decoding the text gives. The nodes carry no comments: the common
+// form is read without yaml.v3 (parseSimple), which keeps none.
 func ParseNode(fm []byte) (map[string]any, *yaml.Node, error) {
+	if m, top, ok := parseSimple(fm); ok {
+		return m, top, nil
+	}
+	return parseYAML(fm)
+}
+
+// parseYAML is ParseNode by yaml.v3, whatever the frontmatter.
+func parseYAML(fm []byte) (map[string]any, *yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm, &doc); err != nil {
 		return nil, nil, err
@@ -81,6 +90,7 @@ func ParseNode(fm []byte) (map[string]any, *yaml.Node, error) {
 	var top *yaml.Node
 	if len(doc.Content) > 0 {
 		top = doc.Content[0]
+		dropComments(top)
 	}
 	if v == nil {
 		return map[string]any{}, top, nil
@@ -90,4 +100,13 @@ func ParseNode(fm []byte) (map[string]any, *yaml.Node, error) {
 		return nil, nil, fmt.Errorf("frontmatter is %T, not a mapping of keys to values", v)
 	}
 	return m, top, nil
+}
+
+// dropComments clears the comments of n and the nodes below it. An alias's
+// anchor is reached where it is written, so Alias is not followed.
+func dropComments(n *yaml.Node) {
+	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	for _, c := range n.Content {
+		dropComments(c)
+	}
 }
