@@ -221,6 +221,38 @@ type parser struct {
 	lineStart, indentEnd int
 	crlf                 bool // the first line break seen was "\r\n"
 	sawNewline           bool
+
+	// comments counts the comments read so far: one read inside a
+	// container makes it unclean.
+	comments int
+	// nodes and entries are allocated from here, a block at a time: a
+	// 1,000-server mcp_config.json is 30,000 of them (newNode, newEntry).
+	nodes   []node
+	entries []entry
+}
+
+// slabMax is the most nodes or entries allocated at once: blocks start
+// small, for the many small documents, and double up to it.
+const slabMax = 256
+
+func (p *parser) newNode(n node) *node {
+	if len(p.nodes) == 0 {
+		p.nodes = make([]node, min(slabMax, max(8, 2*cap(p.nodes))))
+	}
+	out := &p.nodes[0]
+	p.nodes = p.nodes[1:]
+	*out = n
+	return out
+}
+
+func (p *parser) newEntry(e entry) *entry {
+	if len(p.entries) == 0 {
+		p.entries = make([]entry, min(slabMax, max(8, 2*cap(p.entries))))
+	}
+	out := &p.entries[0]
+	p.entries = p.entries[1:]
+	*out = e
+	return out
 }
 
 // Notes are what a tolerant read accepted that strict JSON would not.
@@ -354,6 +386,7 @@ func (p *parser) trivia() ([]byte, error) {
 // newline, which trivia then reads as whitespace.
 func (p *parser) comment() error {
 	at := p.off
+	p.comments++
 	if p.notes != nil {
 		if p.notes.Comments == 0 {
 			p.notes.FirstComment = at
@@ -512,13 +545,13 @@ func (p *parser) value() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &node{kind: kindString, raw: p.data[start:p.off], str: s, clean: true, at: at, off: start}, nil
+		return p.newNode(node{kind: kindString, raw: p.data[start:p.off], str: s, clean: true, at: at, off: start}), nil
 	case c == '-' || c >= '0' && c <= '9':
 		at := p.at(start)
 		if err := p.number(); err != nil {
 			return nil, err
 		}
-		return &node{kind: kindNumber, raw: p.data[start:p.off], clean: true, at: at, off: start}, nil
+		return p.newNode(node{kind: kindNumber, raw: p.data[start:p.off], clean: true, at: at, off: start}), nil
 	case c == 't':
 		return p.literal("true", kindBool)
 	case c == 'f':
@@ -536,7 +569,7 @@ func (p *parser) literal(word string, k kind) (*node, error) {
 	start := p.off
 	at := p.at(start)
 	p.off += len(word)
-	return &node{kind: k, raw: p.data[start:p.off], clean: true, at: at, off: start}, nil
+	return p.newNode(node{kind: k, raw: p.data[start:p.off], clean: true, at: at, off: start}), nil
 }
 
 func (p *parser) enter() error {
@@ -583,17 +616,19 @@ func (p *parser) container() (*node, error) {
 	if p.data[p.off] == '[' {
 		k, closer = kindArray, ']'
 	}
-	n := &node{kind: k, at: p.at(start), off: start, indent: p.lineIndent(), clean: true}
+	n := p.newNode(node{kind: k, at: p.at(start), off: start, indent: p.lineIndent(), clean: true})
+	// A comment read before the closing bracket makes the container
+	// unclean: in its own trivia, or in a value's, which is then unclean
+	// and makes it so too.
+	comments := p.comments
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
 	p.off++
-	// Offsets of the names seen, for the duplicate error. Most objects in
-	// a config file are small, but a map keeps a hostile file linear.
+	// Offsets of the names seen, for the duplicate error: an object's
+	// entries are searched while it is small (most in a config file are),
+	// and a map keeps a large or hostile one linear.
 	var seen map[string]int
-	if k == kindObject {
-		seen = map[string]int{}
-	}
 	expectSep := "',' or '}'"
 	if k == kindArray {
 		expectSep = "',' or ']'"
@@ -619,9 +654,9 @@ func (p *parser) container() (*node, error) {
 				}
 			}
 			n.tail = t
-			return p.close(n, start), nil
+			return p.close(n, start, p.comments > comments), nil
 		}
-		e := &entry{lead: t}
+		e := p.newEntry(entry{lead: t})
 		if k == kindObject {
 			if p.off >= len(p.data) || p.data[p.off] != '"' {
 				return nil, p.unexpected("a member name in double quotes")
@@ -632,7 +667,7 @@ func (p *parser) container() (*node, error) {
 			if err != nil {
 				return nil, err
 			}
-			if first, dup := seen[name]; dup {
+			if first, dup := previous(n.entries, &seen, p.data, name); dup {
 				if !p.tolerant {
 					return nil, &DuplicateKeyError{Key: name, Pos: Position(p.data, nameStart), First: Position(p.data, first)}
 				}
@@ -642,7 +677,9 @@ func (p *parser) container() (*node, error) {
 					p.notes.MoreDuplicates++
 				}
 			}
-			seen[name] = nameStart
+			if seen != nil {
+				seen[name] = nameStart
+			}
 			e.name, e.rawName = name, p.data[nameStart:p.off]
 			midStart := p.off
 			if _, err := p.trivia(); err != nil {
@@ -695,12 +732,39 @@ func (p *parser) container() (*node, error) {
 	}
 }
 
-// close finishes a container at its closing bracket.
-func (p *parser) close(n *node, start int) *node {
+// previous finds the offset of the last member of entries, an object's
+// so far, named name: by a search of entries while they are few, then in
+// *seen, which it builds. A name's offset in data is where its rawName,
+// a slice of data, starts.
+func previous(entries []*entry, seen *map[string]int, data []byte, name string) (int, bool) {
+	if *seen == nil && len(entries) >= searchUpTo {
+		*seen = make(map[string]int, 2*len(entries))
+		for _, e := range entries {
+			(*seen)[e.name] = cap(data) - cap(e.rawName)
+		}
+	}
+	if *seen != nil {
+		off, ok := (*seen)[name]
+		return off, ok
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := entries[i]; e.name == name {
+			return cap(data) - cap(e.rawName), true
+		}
+	}
+	return 0, false
+}
+
+// searchUpTo is the size of object past which previous keeps a map.
+const searchUpTo = 16
+
+// close finishes a container at its closing bracket; comments says a
+// comment was read inside it.
+func (p *parser) close(n *node, start int, comments bool) *node {
 	p.off++
 	p.depth--
 	n.raw = p.data[start:p.off]
-	if n.trailingComma || (p.syntax.Comments && hasComment(n)) {
+	if n.trailingComma || comments {
 		n.clean = false
 	}
 	for _, e := range n.entries {
@@ -713,21 +777,6 @@ func (p *parser) close(n *node, start int) *node {
 		n.buildIndex()
 	}
 	return n
-}
-
-// hasComment reports whether the trivia of n's own entries (not its
-// children, whose cleanliness is known apart) holds a comment.
-func hasComment(n *node) bool {
-	has := func(b []byte) bool { return bytes.Contains(b, []byte("//")) || bytes.Contains(b, []byte("/*")) }
-	if has(n.head) || has(n.tail) {
-		return true
-	}
-	for _, e := range n.entries {
-		if has(e.lead) || has(e.mid) || has(e.post) || has(e.trail) {
-			return true
-		}
-	}
-	return false
 }
 
 // number follows RFC 8259's grammar, which is encoding/json's: no leading

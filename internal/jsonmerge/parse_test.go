@@ -3,6 +3,9 @@ package jsonmerge
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -218,5 +221,58 @@ func TestParseCopiesInput(t *testing.T) {
 	copy(in, `{"b": "y"}`)
 	if diff := cmp.Diff(`{"a": "x"}`, string(d.Bytes())); diff != "" {
 		t.Errorf("changing the input changed the Doc (-want +got):\n%s", diff)
+	}
+}
+
+// TestDuplicateFirst: in objects small and large (the parser searches an
+// object's members until it has searchUpTo of them, then keeps a map),
+// each repeated name is reported against the occurrence before it, in a
+// strict parse (the first repeat) and in a tolerant read (every repeat).
+func TestDuplicateFirst(t *testing.T) {
+	for size := 1; size <= 3*searchUpTo; size++ {
+		for seed := range 4 {
+			r := rand.New(rand.NewPCG(uint64(size), uint64(seed)))
+			var b strings.Builder
+			b.WriteString("{")
+			var want []Duplicate
+			last := map[string]int{}
+			for i := range size {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				name := fmt.Sprintf("k%d", r.IntN(size))
+				off := b.Len()
+				if prev, ok := last[name]; ok {
+					want = append(want, Duplicate{Key: name, Pos: Pos{1, off + 1, off}, First: Pos{1, prev + 1, prev}})
+				}
+				last[name] = off
+				fmt.Fprintf(&b, "%q: %d", name, i)
+			}
+			b.WriteString("}")
+			doc := []byte(b.String())
+			tree, err := Read(doc, JSONC)
+			if err != nil {
+				t.Fatalf("Read(%s): %v", doc, err)
+			}
+			var got []Duplicate
+			for _, d := range tree.Notes.Duplicates {
+				d.Path = nil
+				got = append(got, d)
+			}
+			if len(want) > MaxDuplicates {
+				want = want[:MaxDuplicates]
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("Read(%s) duplicates:\n%+v\nwant\n%+v", doc, got, want)
+			}
+			_, err = Parse(doc)
+			var de *DuplicateKeyError
+			switch {
+			case len(want) == 0 && err != nil:
+				t.Fatalf("Parse(%s): %v", doc, err)
+			case len(want) > 0 && (!errors.As(err, &de) || de.Key != want[0].Key || de.Pos != want[0].Pos || de.First != want[0].First):
+				t.Fatalf("Parse(%s): %v; want the repeat of %q at %v, first at %v", doc, err, want[0].Key, want[0].Pos, want[0].First)
+			}
+		}
 	}
 }
