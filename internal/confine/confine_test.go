@@ -230,6 +230,13 @@ func TestReadRefusesSpecialFiles(t *testing.T) {
 		if _, err := ReadFile(filepath.Join(s.root, "zero"), 1<<20); !errors.As(err, &nr) {
 			t.Errorf("a link to /dev/zero by path: %v", err)
 		}
+		// A file listed as regular and swapped before the open: the
+		// open does not block and the open file is refused.
+		for _, p := range []string{filepath.Join(s.root, "fifo"), "/dev/zero", filepath.Join(s.root, "zero"), filepath.Join(s.root, "dir")} {
+			if _, _, err := ReadListedFile(p, 1<<20); !errors.As(err, &nr) {
+				t.Errorf("%s as a listed file: %v", p, err)
+			}
+		}
 		if _, _, err := s.r.ReadFile("dir", 1<<20); !errors.As(err, &nr) {
 			t.Errorf("folder: %v", err)
 		}
@@ -239,6 +246,9 @@ func TestReadRefusesSpecialFiles(t *testing.T) {
 		}
 		if _, err := ReadFile(filepath.Join(s.root, "big"), 99); !errors.As(err, &tl) {
 			t.Errorf("too large by path: %v", err)
+		}
+		if _, _, err := ReadListedFile(filepath.Join(s.root, "big"), 99); !errors.As(err, &tl) || tl.Size != 100 {
+			t.Errorf("too large, listed: %v", err)
 		}
 		if _, _, err := s.r.ReadFile("zero", 1<<20); err == nil {
 			t.Error("read /dev/zero through the root")

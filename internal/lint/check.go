@@ -170,9 +170,15 @@ func schemaName(k kind) string {
 const MaxFileSize = 16 << 20
 
 // readLimited reads a file validate was pointed at: bounded, and never
-// blocking on a FIFO or a device (a cloned tree may hold either).
-func readLimited(path string) ([]byte, fs.FileInfo, error) {
-	data, fi, err := confine.ReadFileInfo(path, MaxFileSize)
+// blocking on a FIFO or a device (a cloned tree may hold either). listed
+// says the search found it in a listing of its folder, as a regular file
+// (confine.ReadListedFile).
+func readLimited(path string, listed bool) ([]byte, fs.FileInfo, error) {
+	read := confine.ReadFileInfo
+	if listed {
+		read = confine.ReadListedFile
+	}
+	data, fi, err := read(path, MaxFileSize)
 	var tl *confine.TooLargeError
 	if errors.As(err, &tl) {
 		if tl.Size < 0 {
@@ -183,9 +189,10 @@ func readLimited(path string) ([]byte, fs.FileInfo, error) {
 	return data, fi, err
 }
 
-// file lints the file at path, of kind k. A user or workspace rule text is
-// also returned as the run's budget entry, for RuleBudget.
-func (c *checker) file(path string, k kind) ([]Finding, *BudgetEntry, error) {
+// file lints the file at path, of kind k, listed as a regular file or not
+// (readLimited). A user or workspace rule text is also returned as the
+// run's budget entry, for RuleBudget.
+func (c *checker) file(path string, k kind, listed bool) ([]Finding, *BudgetEntry, error) {
 	if k == kindSkillFlat {
 		return []Finding{{Rule: "skill/flat-file", Severity: severityOf("skill/flat-file"), File: path,
 			Message: "a flat skill file: the CLI docs show one (.agents/skills/<name>.md), while a probe found a flat file never discovered (reference §5, 2026-12 §7); every source has agy discover " + filepath.ToSlash(filepath.Join("skills", strings.TrimSuffix(filepath.Base(path), ".md"), "SKILL.md")) + ": move it there"}}, nil, nil
@@ -212,7 +219,7 @@ func (c *checker) file(path string, k kind) ([]Finding, *BudgetEntry, error) {
 		return []Finding{{Rule: "settings/not-read", Severity: severityOf("settings/not-read"), File: path,
 			Message: "what this file holds has no effect: " + u.Why + "; declare settings and permissions in ~/.gemini/antigravity-cli/settings.json (docs/agy-facts.md gives the sources)"}}, nil, nil
 	}
-	data, fi, err := readLimited(path)
+	data, fi, err := readLimited(path, listed)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -133,7 +133,7 @@ func search(paths []string, plugins *pluginDirs, prefetch func(), add func(found
 			if k == kindMCP || k == kindHooks {
 				prefetch()
 			}
-			add(found{p, k})
+			add(found{path: p, kind: k})
 			continue
 		}
 		prefetch()
@@ -201,6 +201,8 @@ func (p *pluginDirs) is(dir string) bool {
 type found struct {
 	path string
 	kind kind
+	// listed: the walk found it in its folder's listing, a regular file.
+	listed bool
 }
 
 // discover walks a folder for the files Antigravity reads, handing each
@@ -271,7 +273,7 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 		}
 		if name == w.ignore {
 			// At the workspace root, outside every customization root.
-			w.add(found{child, kindIgnore})
+			w.add(found{child, kindIgnore, true})
 			continue
 		}
 		if !inside && !plugin {
@@ -285,7 +287,7 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 					continue // not a settings file Antigravity reads
 				}
 			}
-			w.add(found{child, k})
+			w.add(found{child, k, true})
 		}
 	}
 	return nil

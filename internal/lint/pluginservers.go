@@ -55,7 +55,7 @@ func indexServers(files []found, plugins *pluginDirs) *serverIndex {
 }
 
 func readTree(path, schemaName string) *jsonmerge.Tree {
-	data, _, err := readLimited(path)
+	data, _, err := readLimited(path, false)
 	if err != nil {
 		return nil
 	}

@@ -129,7 +129,7 @@ func (q *queue) run(c *checker) ([]*job, error) {
 		go func() {
 			defer wg.Done()
 			for j := q.take(); j != nil; j = q.take() {
-				j.findings, j.budget, j.err = w.file(j.path, j.kind)
+				j.findings, j.budget, j.err = w.file(j.path, j.kind, j.listed)
 				if j.err != nil {
 					q.fail(j.index)
 				}
