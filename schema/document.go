@@ -160,17 +160,13 @@ func (v *Validator) CheckJSON(name string, data []byte) (*jsonmerge.Tree, error)
 	return v.CheckJSONWhile(name, data, nil)
 }
 
-// concurrentFrom is the size of document from which CheckJSONWhile runs
-// its caller's checks on a goroutine of their own: a 1,000-server
-// mcp_config.json was validate's longest check, alone on one core.
-const concurrentFrom = 16 << 10
-
 // CheckJSONWhile is CheckJSON that also hands the document as read, its
-// tree and its value, to also while the schema check runs: on a goroutine
-// of its own for a document of concurrentFrom bytes or more, else after
-// it. also must only read what it is given, which the schema check reads
-// too. It is not called when the text is not JSON.
-func (v *Validator) CheckJSONWhile(name string, data []byte, also func(*jsonmerge.Tree, any)) (*jsonmerge.Tree, error) {
+// tree and its value, to also before the schema check runs, and calls the
+// function also returns once the check is done: also may start work to run
+// alongside the check, and return what waits for it. also must only read
+// what it is given, which the schema check reads too. It is not called
+// when the text is not JSON.
+func (v *Validator) CheckJSONWhile(name string, data []byte, also func(*jsonmerge.Tree, any) (wait func())) (*jsonmerge.Tree, error) {
 	ds, err := v.schema(name)
 	if err != nil {
 		return nil, err
@@ -220,20 +216,12 @@ func (v *Validator) CheckJSONWhile(name string, data []byte, also func(*jsonmerg
 		add(jsonmerge.Position(data, 0), "", fmt.Sprintf("and %d more duplicate keys", n.MoreDuplicates))
 	}
 	value := tree.Value()
-	var wg sync.WaitGroup
-	alongside := also != nil && len(data) >= concurrentFrom
-	if alongside {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			also(tree, value)
-		}()
+	wait := func() {}
+	if also != nil {
+		wait = also(tree, value)
 	}
 	out = append(out, ds.validate(value, treeLocator{tree})...)
-	wg.Wait()
-	if also != nil && !alongside {
-		also(tree, value)
-	}
+	wait()
 	return tree, docError(name, out)
 }
 

@@ -71,6 +71,26 @@ type checker struct {
 	// PATH, a file's mode. Without it only what the bytes say is checked,
 	// the same anywhere (what render checks its own documents with).
 	machine bool
+	// alongside starts f, a large document's rules, to run while its
+	// schema is checked, and returns what waits for it: the queue's
+	// checkers take it (queue.help), else a goroutine of its own.
+	alongside func(f func()) (wait func())
+}
+
+// alongsideFrom is the size of document whose rules run alongside its
+// schema check: a 1,000-server mcp_config.json was validate's longest
+// check, alone on one core.
+const alongsideFrom = 16 << 10
+
+// onItsOwn runs f on a goroutine of its own: alongside, for a checker
+// outside a queue.
+func onItsOwn(f func()) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	return func() { <-done }
 }
 
 func newChecker(opts Options) *checker {
@@ -83,6 +103,7 @@ func newChecker(opts Options) *checker {
 		memo:       &memo{validators: map[string]*compiled{}, props: map[string][]string{}, plugins: newPluginDirs(), matchers: map[string][2]string{}, wd: sync.OnceValues(os.Getwd)},
 		lookPath:   opts.LookPath,
 		machine:    true,
+		alongside:  onItsOwn,
 		reference:  regexp.MustCompile(`^(Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$`),
 		credential: regexp.MustCompile(`(?i)(token|secret|passw|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|cookie)`),
 	}
@@ -257,9 +278,14 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 		if markdown {
 			err = v.ValidateMarkdown(name, data)
 		} else {
-			_, err = v.CheckJSONWhile(name, data, func(tree *jsonmerge.Tree, root any) {
+			_, err = v.CheckJSONWhile(name, data, func(tree *jsonmerge.Tree, root any) func() {
 				rules = &sink{c: c, path: path}
-				c.rules(path, k, tree, root, perm, inPlugin, rules)
+				run := func() { c.rules(path, k, tree, root, perm, inPlugin, rules) }
+				if len(data) < alongsideFrom {
+					run()
+					return func() {}
+				}
+				return c.alongside(run)
 			})
 		}
 		if err := c.schemaFindings(path, k, name, err, found); err != nil {

@@ -106,6 +106,40 @@ func plantTree(t *testing.T, r *rand.Rand, root string) {
 		"plugin":   {`{"name": "p"}`, `{"name": 1}`},
 		"text":     {"a global rule\n"},
 	}
+	// Documents of 16 KiB and more have their rules run by another
+	// checker while their own checks their schema (queue.help).
+	var big strings.Builder
+	big.WriteString(`{"mcpServers": {`)
+	for i := range 400 {
+		if i > 0 {
+			big.WriteString(", ")
+		}
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&big, `"s%d": {"command": "ab%d", "bogus%d": 1}`, i, i, i)
+		case 1:
+			fmt.Fprintf(&big, `"s%d": {"command": %d}`, i, i)
+		default:
+			fmt.Fprintf(&big, `"s%d": {"command": "/nowhere/p%d", "args": ["--port", "%d"]}`, i, i, i)
+		}
+	}
+	big.WriteString("}}")
+	docs["mcp"] = append(docs["mcp"], big.String())
+	var hooks strings.Builder
+	hooks.WriteString(`{`)
+	for i := range 200 {
+		if i > 0 {
+			hooks.WriteString(", ")
+		}
+		fmt.Fprintf(&hooks, `"h%d": {"PreToolUse": [{"matcher": "run_command", "hooks": [{"type": "command", "command": "/nowhere/h%d", "timeout": %d}]}]}`, i, i, i%3)
+	}
+	hooks.WriteString("}")
+	docs["hooks"] = append(docs["hooks"], hooks.String())
+	for _, d := range []string{big.String(), hooks.String()} {
+		if len(d) < 16<<10 {
+			t.Fatalf("a large document of %d bytes: the rules run alongside from 16 KiB", len(d))
+		}
+	}
 	pick := func(kind string) string { d := docs[kind]; return d[r.IntN(len(d))] }
 	put := func(rel, content string) { write(t, root, rel, content) }
 	for i := range 3 + r.IntN(30) {

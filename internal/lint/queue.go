@@ -2,6 +2,7 @@ package lint
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -23,6 +24,16 @@ type queue struct {
 	// failed is the index of the first job whose check failed, or -1.
 	// A job after it is not checked: its result would not be used.
 	failed int
+	// tasks are work a checker asked help with (help), taken before any
+	// file.
+	tasks []*task
+}
+
+// task is a part of one file's check that another checker may run.
+type task struct {
+	run   func()
+	taken bool
+	done  chan struct{}
 }
 
 // job is one file and what checking it gave.
@@ -78,14 +89,48 @@ func (q *queue) found() []found {
 	return out
 }
 
-// take waits for a job no checker has taken, and returns it; nil once
-// there is none and will be none.
-func (q *queue) take() *job {
+// help queues f, a large document's rules, for the next checker looking
+// for work, ahead of every file: with as many checkers as cores, all of
+// them busy, a goroutine of its own would wait for the document's own
+// check to end, and then run alone while the other cores idle. It returns
+// what waits for f, running it on the caller's goroutine if no checker
+// took it.
+func (q *queue) help(f func()) (wait func()) {
+	t := &task{run: f, done: make(chan struct{})}
+	q.mu.Lock()
+	q.tasks = append(q.tasks, t)
+	q.cond.Broadcast()
+	q.mu.Unlock()
+	return func() {
+		q.mu.Lock()
+		mine := !t.taken
+		if mine {
+			t.taken = true
+			q.tasks = slices.DeleteFunc(q.tasks, func(u *task) bool { return u == t })
+		}
+		q.mu.Unlock()
+		if mine {
+			f()
+			return
+		}
+		<-t.done
+	}
+}
+
+// take waits for a task or a job no checker has taken, and returns it;
+// neither once there is none and will be none.
+func (q *queue) take() (*task, *job) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for {
+		if len(q.tasks) > 0 {
+			t := q.tasks[0]
+			q.tasks = q.tasks[1:]
+			t.taken = true
+			return t, nil
+		}
 		if q.err != nil {
-			return nil // the search failed: its error is the result
+			return nil, nil // the search failed: its error is the result
 		}
 		var i int
 		switch {
@@ -94,7 +139,7 @@ func (q *queue) take() *job {
 		case len(q.small) > 0:
 			i, q.small = q.small[0], q.small[1:]
 		case q.done:
-			return nil
+			return nil, nil
 		default:
 			q.cond.Wait()
 			continue
@@ -102,7 +147,7 @@ func (q *queue) take() *job {
 		if q.failed >= 0 && i > q.failed {
 			continue
 		}
-		return q.jobs[i]
+		return nil, q.jobs[i]
 	}
 }
 
@@ -125,13 +170,23 @@ func (q *queue) run(c *checker) ([]*job, error) {
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		w := *c
+		w.alongside = q.help
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := q.take(); j != nil; j = q.take() {
-				j.findings, j.budget, j.err = w.file(j.path, j.kind, j.listed)
-				if j.err != nil {
-					q.fail(j.index)
+			for {
+				t, j := q.take()
+				switch {
+				case t != nil:
+					t.run()
+					close(t.done)
+				case j != nil:
+					j.findings, j.budget, j.err = w.file(j.path, j.kind, j.listed)
+					if j.err != nil {
+						q.fail(j.index)
+					}
+				default:
+					return
 				}
 			}
 		}()
