@@ -250,6 +250,13 @@ func TestReadRefusesSpecialFiles(t *testing.T) {
 		if _, _, err := ReadListedFile(filepath.Join(s.root, "big"), 99); !errors.As(err, &tl) || tl.Size != 100 {
 			t.Errorf("too large, listed: %v", err)
 		}
+		// A listed file gone before it is read: ReadFileInfo's error.
+		gone := filepath.Join(s.root, "gone")
+		_, _, lerr := ReadListedFile(gone, 99)
+		_, _, ferr := ReadFileInfo(gone, 99)
+		if lerr == nil || ferr == nil || lerr.Error() != ferr.Error() {
+			t.Errorf("a listed file gone: %v; ReadFileInfo: %v", lerr, ferr)
+		}
 		if _, _, err := s.r.ReadFile("zero", 1<<20); err == nil {
 			t.Error("read /dev/zero through the root")
 		}

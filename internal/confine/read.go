@@ -90,7 +90,13 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 // the check before the open, and the open file is checked as ReadFile
 // checks it. A walk of 400 skill folders made 400 stats fewer.
 func ReadListedFile(path string, limit int64) ([]byte, fs.FileInfo, error) {
-	return openAndRead(path, limit)
+	data, fi, err := openAndRead(path, limit)
+	if err != nil && !IsRefusal(err) {
+		// A file gone or unreadable since the listing: the error
+		// ReadFileInfo gives, which reports a size over limit first.
+		return ReadFileInfo(path, limit)
+	}
+	return data, fi, err
 }
 
 // ReadFileInfo is ReadFile, also returning what the open file's fstat

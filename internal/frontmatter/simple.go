@@ -16,7 +16,7 @@ import (
 //
 // What it accepts, yaml.v3 reads as a mapping of strings to strings, and
 // parseSimple gives the same value and the same nodes (FuzzSimpleAgrees,
-// TestSimpleAgrees): a key is a letter or '_' followed by letters, digits,
+// TestSimpleAgrees): a key is at most 256 bytes, a letter or '_' followed by letters, digits,
 // '_' and '-'; a value starts with a letter, holds no ':', '#' or tab, and
 // does not end in a space, so that it is a plain scalar that ends on its
 // line; neither is a word yaml.v3 reads as a boolean or null (or YAML 1.1
@@ -64,9 +64,14 @@ func parseSimple(fm []byte) (map[string]any, *yaml.Node, bool) {
 	return m, top, true
 }
 
+// maxSimpleKey is the longest key parseSimple reads.
+const maxSimpleKey = 256
+
 // simpleKey: a plain key that is a string to yaml.v3.
 func simpleKey(s string) bool {
-	if s == "" || !(isLetter(s[0]) || s[0] == '_') || reserved(s) {
+	// yaml.v3 refuses a key that does not end within 1,024 characters
+	// of its start: far longer than any frontmatter key.
+	if s == "" || len(s) > maxSimpleKey || !(isLetter(s[0]) || s[0] == '_') || reserved(s) {
 		return false
 	}
 	for i := 1; i < len(s); i++ {

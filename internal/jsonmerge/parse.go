@@ -227,31 +227,31 @@ type parser struct {
 	comments int
 	// nodes and entries are allocated from here, a block at a time: a
 	// 1,000-server mcp_config.json is 30,000 of them (newNode, newEntry).
-	nodes   []node
-	entries []entry
+	nodes   slab[node]
+	entries slab[entry]
 }
 
-// slabMax is the most nodes or entries allocated at once: blocks start
+func (p *parser) newNode(n node) *node    { return p.nodes.new(n) }
+func (p *parser) newEntry(e entry) *entry { return p.entries.new(e) }
+
+// slabMax is the most values a slab allocates at once: blocks start
 // small, for the many small documents, and double up to it.
 const slabMax = 256
 
-func (p *parser) newNode(n node) *node {
-	if len(p.nodes) == 0 {
-		p.nodes = make([]node, min(slabMax, max(8, 2*cap(p.nodes))))
-	}
-	out := &p.nodes[0]
-	p.nodes = p.nodes[1:]
-	*out = n
-	return out
+// slab hands out values of T a block at a time.
+type slab[T any] struct {
+	free []T
+	size int // the size of the last block
 }
 
-func (p *parser) newEntry(e entry) *entry {
-	if len(p.entries) == 0 {
-		p.entries = make([]entry, min(slabMax, max(8, 2*cap(p.entries))))
+func (s *slab[T]) new(v T) *T {
+	if len(s.free) == 0 {
+		s.size = min(slabMax, max(8, 2*s.size))
+		s.free = make([]T, s.size)
 	}
-	out := &p.entries[0]
-	p.entries = p.entries[1:]
-	*out = e
+	out := &s.free[0]
+	s.free = s.free[1:]
+	*out = v
 	return out
 }
 

@@ -276,3 +276,20 @@ func TestDuplicateFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestSlabGrows: a slab's blocks double from 8 to slabMax, so a large
+// document is allocated a few values at a time only at its start.
+func TestSlabGrows(t *testing.T) {
+	var s slab[node]
+	blocks := 0
+	for range 2000 {
+		if len(s.free) == 0 {
+			blocks++
+		}
+		s.new(node{})
+	}
+	// 8+16+32+64+128 = 248, then (2000-248)/256 rounds up to 7.
+	if blocks != 12 || s.size != slabMax {
+		t.Fatalf("2,000 values took %d blocks, the last of %d; want 12, the last of %d", blocks, s.size, slabMax)
+	}
+}
