@@ -940,8 +940,13 @@ const minRedacted = 4
 // a backup of a file that held them can leave them out.
 func secretValues(changes []Change, read render.SecretReader) []string {
 	var paths []string
+	// Each entry of a shared file is a change holding the whole
+	// document: walked once each, 4,000 new servers in an existing
+	// mcp_config.json walked it 4,000 times.
+	walked := map[*render.Document]bool{}
 	for _, c := range changes {
-		if c.doc != nil {
+		if c.doc != nil && !walked[c.doc] {
+			walked[c.doc] = true
 			paths = append(paths, c.doc.SecretFiles()...)
 		}
 	}

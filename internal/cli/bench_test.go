@@ -54,6 +54,35 @@ func BenchmarkRenderFresh(b *testing.B) {
 	}
 }
 
+// BenchmarkRenderIntoExisting is BenchmarkRenderFresh into roots whose
+// mcp_config.json already holds a server of the user's: every server is
+// then an entry merged into that file, the way most users start. Its
+// growth from 1,000 to 4,000 entries should be about BenchmarkRenderFresh's
+// (a walk of the whole document per entry made it 20 times).
+func BenchmarkRenderIntoExisting(b *testing.B) {
+	for _, n := range []int{1000, 4000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			cfg := writeBenchConfig(b, n)
+			roots := b.TempDir()
+			i := 0
+			for b.Loop() {
+				root := filepath.Join(roots, fmt.Sprint(i))
+				i++
+				dir := filepath.Join(root, ".gemini", "config")
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "mcp_config.json"), []byte("{\n  // the user's own\n  \"mcpServers\": {\"mine\": {\"command\": \"/bin/true\"}}\n}\n"), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				if code := Main([]string{"agyconf", "render", "--config", cfg, "--root", root}, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("render exited %d", code)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkRenderNoop renders into a root that is already up to date: the
 // cost of a render that finds nothing to do.
 func BenchmarkRenderNoop(b *testing.B) {
