@@ -173,7 +173,11 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 			continue
 		}
 		if d.Merge != nil {
-			cs, err := decideShared(d, st, opts)
+			// agyconf never writes a comment, a trailing comma or a byte
+			// order mark, so merging into a file that has them asks no
+			// more of agy than the file already did (validate judges
+			// those against --agy-version).
+			cs, err := decideShared(d, jsonmerge.AgySyntax(d.Schema), st, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -200,7 +204,11 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 			out = append(out, c)
 			continue
 		}
-		cs, err := decideShared(&render.Document{Path: file, Mode: render.ModeFile, JSON: map[string]any{}, Merge: &render.Merge{}}, st, opts)
+		// Only agyconf's entries leave the file and every other byte
+		// stays, so it is read with what agy reads in any of its files:
+		// a file render merged into, comments and all, is one clean and
+		// a later render can let go of.
+		cs, err := decideShared(&render.Document{Path: file, Mode: render.ModeFile, JSON: map[string]any{}, Merge: &render.Merge{}}, jsonmerge.JSONC, st, opts)
 		if err != nil {
 			return nil, err
 		}

@@ -107,8 +107,8 @@ func literal(v any) (string, bool) {
 }
 
 // decideShared decides every entry of a shared file, and the file's new
-// content when an entry changes.
-func decideShared(d *render.Document, st *State, opts Options) ([]Change, error) {
+// content when an entry changes; syn is what the live file is read with.
+func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Options) ([]Change, error) {
 	l, err := readLive(opts.FS, d.Path, opts.ReadOutsideLinks)
 	if err != nil {
 		return nil, err
@@ -132,10 +132,6 @@ func decideShared(d *render.Document, st *State, opts Options) ([]Change, error)
 		// it points to is read, so there is nothing to merge into.
 		l.exists = false
 	}
-	// agyconf never writes a comment, a trailing comma or a byte order
-	// mark, so merging into a file that has them asks no more of agy than
-	// the file already did (validate judges those against --agy-version).
-	syn := jsonmerge.AgySyntax(d.Schema)
 	var live *jsonmerge.Doc
 	if l.exists {
 		if live, err = jsonmerge.ParseWith(l.data, syn); err != nil {
