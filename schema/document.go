@@ -77,8 +77,15 @@ type Validator struct {
 }
 
 type docSchema struct {
-	name     string
-	compiled *jsonschema.Schema
+	name string
+	// decider passes most valid documents without the library
+	// (decide.go); compiled, the library's schema, judges the rest and
+	// says what is wrong. It is compiled on first use: a run whose
+	// documents all pass the decider never compiles it.
+	decider    *decider
+	compileMu  sync.Mutex
+	compiled   *jsonschema.Schema
+	compileErr error
 	// source is the schema document, for the descriptions findings quote.
 	source  any
 	printer *message.Printer
@@ -650,11 +657,22 @@ func stepSegments(steps []jsonmerge.PathStep, name string) []string {
 // ---- schemas
 
 func compileDocument(name string) (*docSchema, error) {
-	s, doc, err := compile(name)
+	doc, err := parse(name)
 	if err != nil {
 		return nil, err
 	}
-	return &docSchema{name: name, compiled: s, source: doc, printer: message.NewPrinter(language.English)}, nil
+	return &docSchema{name: name, decider: newDecider(doc), source: doc, printer: message.NewPrinter(language.English)}, nil
+}
+
+// schema is the library's compiled schema, compiled the first time a
+// document needs it.
+func (ds *docSchema) schema() (*jsonschema.Schema, error) {
+	ds.compileMu.Lock()
+	defer ds.compileMu.Unlock()
+	if ds.compiled == nil && ds.compileErr == nil {
+		ds.compiled, ds.compileErr = compileParsed(ds.name, ds.source)
+	}
+	return ds.compiled, ds.compileErr
 }
 
 // validateInt32 is format "int32": a number written as a JSON integer
@@ -754,7 +772,13 @@ func (c *collector) add(r rawFinding) {
 }
 
 func (ds *docSchema) validate(value any, loc locator) []Finding {
-	err := ds.compiled.Validate(value)
+	if ds.decider.decide(value) == valid {
+		return nil
+	}
+	compiled, err := ds.schema()
+	if err == nil {
+		err = compiled.Validate(value)
+	}
 	if err == nil {
 		return nil
 	}

@@ -103,23 +103,43 @@ func newCompiler() *jsonschema.Compiler {
 // compile also returns the schema's parsed source, for the descriptions
 // findings quote.
 func compile(name string) (*jsonschema.Schema, any, error) {
-	src, err := Source(name)
+	doc, err := parse(name)
 	if err != nil {
 		return nil, nil, err
 	}
+	s, err := compileParsed(name, doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, doc, nil
+}
+
+// parse reads the named schema's source as the library reads it.
+func parse(name string) (any, error) {
+	src, err := Source(name)
+	if err != nil {
+		return nil, err
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
 	if err != nil {
-		return nil, nil, fmt.Errorf("schema %s: %w", name, err)
+		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
+	return doc, nil
+}
+
+// compileParsed compiles the named schema from its parsed source, which
+// the compiler keeps as it is: the same doc may be compiled again, and
+// read (docSchema.source).
+func compileParsed(name string, doc any) (*jsonschema.Schema, error) {
 	c := newCompiler()
 	if err := c.AddResource(URL(name), doc); err != nil {
-		return nil, nil, fmt.Errorf("schema %s: %w", name, err)
+		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
 	s, err := c.Compile(URL(name))
 	if err != nil {
-		return nil, nil, fmt.Errorf("schema %s: %w", name, err)
+		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
-	return s, doc, nil
+	return s, nil
 }
 
 // Example returns the first of the named schema's "examples": for a hook's

@@ -1,0 +1,497 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agyconf/agyconf/internal/frontmatter"
+)
+
+// judge is one schema as the decider and as the library read it.
+type judge struct {
+	name    string
+	source  any
+	decider *decider
+	lib     *jsonschema.Schema
+}
+
+func judges(t testing.TB) []judge {
+	t.Helper()
+	var out []judge
+	for _, name := range Names() {
+		lib, doc, err := compile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, judge{name, doc, newDecider(doc), lib})
+	}
+	// Keywords the embedded schemas use where one keyword's verdict
+	// hides another's (maximum and format int32 on hook timeouts), or
+	// rarely (oneOf branches that never both pass), alone.
+	for i, src := range []string{
+		`{"oneOf": [{"type": "integer"}, {"minimum": 0}]}`,
+		`{"type": ["integer", "null"], "maximum": 10, "minimum": -5}`,
+		`{"exclusiveMinimum": 0, "exclusiveMaximum": 5}`,
+		`{"format": "int32"}`,
+		`{"type": "array", "maxItems": 2, "minItems": 1, "items": {"type": "string", "maxLength": 3}}`,
+		`{"type": "object", "maxProperties": 1, "propertyNames": {"pattern": "^[a-z]+$"}}`,
+		`{"dependentRequired": {"command": ["prompt"]}}`,
+		`{"if": {"required": ["command"]}, "then": {"required": ["prompt"]}, "else": {"required": ["model"]}}`,
+		`{"enum": ["x", 1, null, true, 2.5]}`,
+		`{"const": 5}`,
+		`{"not": {"type": "string"}}`,
+		`{"allOf": [{"type": "object"}, {"required": ["command"]}]}`,
+		`{"anyOf": [{"type": "string", "minLength": 2}, {"type": "integer"}]}`,
+		`{"$defs": {"n": {"type": "array", "items": {"$ref": "#/$defs/n"}}}, "$ref": "#/$defs/n"}`,
+	} {
+		doc, ok := decodeJSON(t, []byte(src))
+		if !ok {
+			t.Fatalf("%s: not JSON", src)
+		}
+		name := fmt.Sprintf("synthetic-%d", i)
+		c := newCompiler()
+		if err := c.AddResource(URL(name), doc); err != nil {
+			t.Fatal(err)
+		}
+		lib, err := c.Compile(URL(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, judge{name, doc, newDecider(doc), lib})
+	}
+	return out
+}
+
+// agree fails t when the decider calls v valid and the library does not,
+// or invalid and the library passes it.
+func (j judge) agree(t testing.TB, v any, what string) verdict {
+	t.Helper()
+	got := j.decider.decide(v)
+	if got == unknown {
+		return got
+	}
+	err := j.lib.Validate(v)
+	if (got == valid) != (err == nil) {
+		doc, _ := json.Marshal(v)
+		t.Fatalf("%s, %s: the decider says %v, the library says %v, of %T %s", j.name, what, got, err, v, doc)
+	}
+	return got
+}
+
+func (v verdict) String() string {
+	return [...]string{"unknown", "valid", "invalid"}[v]
+}
+
+func decodeJSON(t testing.TB, data []byte) (any, bool) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// corpus is every document this repository holds for a schema: the
+// schema tests' own, and the examples' rendered output.
+func corpus(t *testing.T, name string) map[string]any {
+	t.Helper()
+	out := map[string]any{}
+	add := func(path string) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(path, ".md") {
+			fm, _, _, err := frontmatter.Split(bytes.TrimPrefix(data, []byte(utf8BOM)))
+			if err != nil {
+				return
+			}
+			if v, _, err := frontmatter.ParseNode(fm); err == nil {
+				out[path] = jsonValue(v)
+			}
+			return
+		}
+		if v, ok := decodeJSON(t, data); ok {
+			out[path] = v
+		}
+	}
+	dir := filepath.Join("testdata", "documents", name)
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".json") || strings.HasSuffix(path, ".md")) {
+			add(path)
+		}
+		return nil
+	})
+	written := map[string]string{"mcp_config": "mcp_config.json", "hooks": "hooks.json", "plugin": "plugin.json", "cli-settings": "settings.json"}
+	if base, ok := written[name]; ok {
+		_ = filepath.WalkDir(filepath.Join("..", "examples"), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && d.Name() == base && strings.Contains(path, "expected") {
+				add(path)
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// TestDecideAgrees holds the decider to the library on every document
+// the repository has for a schema, on mutations of them and on documents
+// generated from the schema itself (AGYCONF_DECIDE_CASES per schema,
+// 2,000 unless set): whatever the decider calls valid the library must
+// pass, and whatever it calls invalid the library must refuse.
+func TestDecideAgrees(t *testing.T) {
+	cases := 2000
+	if s := os.Getenv("AGYCONF_DECIDE_CASES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("AGYCONF_DECIDE_CASES=%q: %v", s, err)
+		}
+		cases = n
+	}
+	for _, j := range judges(t) {
+		t.Run(j.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, uint64(len(j.name))))
+			var counts [3]int
+			docs := corpus(t, j.name)
+			paths := make([]string, 0, len(docs))
+			for p := range docs {
+				paths = append(paths, p)
+			}
+			sort.Strings(paths)
+			for _, p := range paths {
+				counts[j.agree(t, docs[p], p)]++
+				for i := range 20 {
+					m := mutate(r, deepCopy(docs[p]), 0)
+					counts[j.agree(t, m, fmt.Sprintf("%s, mutation %d", p, i))]++
+				}
+			}
+			g := &generator{r: r, root: j.source}
+			for i := range cases {
+				counts[j.agree(t, g.gen(j.source, 0), fmt.Sprintf("generated %d", i))]++
+				if strings.HasPrefix(j.name, "synthetic-") {
+					counts[j.agree(t, g.junk(0), fmt.Sprintf("junk %d", i))]++
+				}
+			}
+			t.Logf("valid %d, invalid %d, unknown %d", counts[valid], counts[invalid], counts[unknown])
+			if counts[valid] == 0 || counts[invalid] == 0 {
+				t.Errorf("the decider decided %d valid and %d invalid documents: the test exercises neither side", counts[valid], counts[invalid])
+			}
+		})
+	}
+}
+
+// TestDecidePassesWrittenDocuments: what agyconf writes, and what the
+// schema tests call valid, is decided without the library, so that
+// validate and render do not compile it for them.
+func TestDecidePassesWrittenDocuments(t *testing.T) {
+	for _, j := range judges(t) {
+		for path, v := range corpus(t, j.name) {
+			if strings.Contains(path, string(filepath.Separator)+"invalid"+string(filepath.Separator)) {
+				continue
+			}
+			if got := j.agree(t, v, path); got != valid && j.lib.Validate(v) == nil {
+				t.Errorf("%s: %s is valid, and the decider says %v", j.name, path, got)
+			}
+		}
+	}
+}
+
+// TestDecideUnknown: what the decider does not read is left to the
+// library, never guessed.
+func TestDecideUnknown(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		value  any
+	}{
+		{`{"uniqueItems": true}`, []any{"a"}},
+		{`{"contains": {"type": "string"}}`, []any{"a"}},
+		{`{"format": "uri"}`, "x"},
+		{`{"$ref": "https://example.com/other.json"}`, "x"},
+		{`{"items": {"$id": "https://example.com/x", "type": "string"}}`, []any{"a"}},
+		{`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}`, "a"},
+		{`{"type": "integer"}`, json.Number("1e2")},
+		{`{"minimum": 1}`, json.Number("1e999999999")},
+		{`{"type": "number"}`, 1.5},
+		{`{"enum": [1e2, 3]}`, json.Number("100")},
+		{`{"const": 1}`, json.Number("1e0")},
+		{`{"not": {"uniqueItems": true}}`, []any{"a"}},
+		{`{"anyOf": [{"uniqueItems": true}, {"type": "string"}]}`, []any{"a"}},
+		{`{"oneOf": [{"uniqueItems": true}, {"type": "array"}]}`, []any{"a"}},
+		{`{"if": {"uniqueItems": true}, "then": {"type": "string"}}`, []any{"a"}},
+		{`{"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}`, "x"},
+	} {
+		doc, ok := decodeJSON(t, []byte(tc.schema))
+		if !ok {
+			t.Fatalf("%s: not JSON", tc.schema)
+		}
+		if got := newDecider(doc).decide(tc.value); got != unknown {
+			t.Errorf("%s of %v: %v, want unknown", tc.schema, tc.value, got)
+		}
+	}
+}
+
+// FuzzDecideAgrees: any JSON document, judged against any schema, gets
+// the library's verdict from the decider or none.
+func FuzzDecideAgrees(f *testing.F) {
+	js := judges(f)
+	for _, seed := range []string{
+		`{}`, `{"mcpServers":{"s":{"command":"x","args":["a"]}}}`, `{"mcpServers":{"s":{"serverUrl":"https://x","command":"y"}}}`,
+		`{"a":{"Stop":[{"type":"command","command":"x","timeout":5}]}}`, `{"a":{"PreToolUse":[{"matcher":"m","hooks":[{"type":"prompt","prompt":"p"}]}]}}`,
+		`{"name":"x","description":"d"}`, `{"permissions":{"allow":["run_command(ls)"]}}`, `[1,"a",null,true,{"x":1.5}]`,
+	} {
+		for i := range js {
+			f.Add([]byte(seed), uint8(i))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		v, ok := decodeJSON(t, data)
+		if !ok {
+			return
+		}
+		j := js[int(which)%len(js)]
+		j.agree(t, v, "fuzzed")
+	})
+}
+
+// generator makes documents from a schema's source: mostly what the
+// schema describes, with a wrong type, a missing member or an extra one
+// often enough that both verdicts come up.
+type generator struct {
+	r    *rand.Rand
+	root any
+}
+
+var (
+	genStrings = []string{"", "x", "command", "prompt", "PreToolUse", "pretooluse", "Stop", "SessionStart", "enabled", "hooks",
+		"run_command", "https://example.com/mcp", "http://localhost:8080", "ftp://x", "/usr/bin/env", "~/bin/x", "a/b", "é", "regex:^ls",
+		"run_command(ls)", "mcp__srv__tool", "oauth", "model", "always_on", "glob", "manual", "model_decision", "*.go", "serverUrl", "url"}
+	genNumbers = []string{"0", "1", "-1", "5", "30", "1.0", "1.5", "2147483647", "2147483648", "-2147483649", "1e2", "600", "86400",
+		"10", "11", "-5", "-6", "0.5", "4.99", "5.0", "2.5", "-0"}
+)
+
+func (g *generator) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
+
+func (g *generator) junk(depth int) any {
+	switch g.r.IntN(8) {
+	case 0:
+		return nil
+	case 1:
+		return g.r.IntN(2) == 0
+	case 2:
+		return json.Number(g.pick(genNumbers))
+	case 3:
+		if depth > 6 {
+			return map[string]any{}
+		}
+		return map[string]any{g.pick(genStrings): g.junk(depth + 1)}
+	case 4:
+		if depth > 6 {
+			return []any{}
+		}
+		return []any{g.junk(depth + 1)}
+	case 5:
+		return int64(g.r.IntN(10))
+	}
+	return g.pick(genStrings)
+}
+
+// resolve follows a $ref inside the document.
+func (g *generator) resolve(ref string) any {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return true
+	}
+	v := g.root
+	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		m, _ := v.(map[string]any)
+		v = m[strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")]
+	}
+	return v
+}
+
+func (g *generator) gen(s any, depth int) any {
+	m, ok := s.(map[string]any)
+	if !ok || depth > 10 || g.r.IntN(12) == 0 {
+		return g.junk(depth)
+	}
+	if ref, ok := m["$ref"].(string); ok && g.r.IntN(5) != 0 {
+		return g.gen(g.resolve(ref), depth+1)
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+		if bs, ok := m[k].([]any); ok && len(bs) > 0 && g.r.IntN(3) != 0 {
+			v := g.gen(bs[g.r.IntN(len(bs))], depth+1)
+			if obj, ok := v.(map[string]any); ok {
+				g.members(m, obj, depth) // the branch's members and the parent's
+			}
+			return v
+		}
+	}
+	if e, ok := m["enum"].([]any); ok && len(e) > 0 && g.r.IntN(8) != 0 {
+		return e[g.r.IntN(len(e))]
+	}
+	if c, ok := m["const"]; ok && g.r.IntN(8) != 0 {
+		return c
+	}
+	var types []string
+	switch t := m["type"].(type) {
+	case string:
+		types = []string{t}
+	case []any:
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				types = append(types, s)
+			}
+		}
+	}
+	t := "object"
+	if len(types) > 0 {
+		t = types[g.r.IntN(len(types))]
+	} else if _, ok := m["properties"]; !ok {
+		return g.junk(depth)
+	}
+	switch t {
+	case "object":
+		obj := map[string]any{}
+		g.members(m, obj, depth)
+		return obj
+	case "array":
+		n := g.r.IntN(4)
+		xs := make([]any, n)
+		for i := range xs {
+			xs[i] = g.gen(m["items"], depth+1)
+		}
+		return xs
+	case "string":
+		return g.pick(genStrings)
+	case "integer", "number":
+		if g.r.IntN(4) == 0 {
+			return int64(g.r.IntN(100) - 10)
+		}
+		return json.Number(g.pick(genNumbers))
+	case "boolean":
+		return g.r.IntN(2) == 0
+	case "null":
+		return nil
+	}
+	return g.junk(depth)
+}
+
+// members adds to obj members that s names: its properties (required
+// ones nearly always), the names its other keywords depend on, and now
+// and then one it does not name.
+func (g *generator) members(s map[string]any, obj map[string]any, depth int) {
+	req := map[string]bool{}
+	if r, ok := s["required"].([]any); ok {
+		for _, x := range r {
+			if n, ok := x.(string); ok {
+				req[n] = true
+			}
+		}
+	}
+	props, _ := s["properties"].(map[string]any)
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	for n := range req {
+		if _, ok := props[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	if ds, ok := s["dependentSchemas"].(map[string]any); ok {
+		for n := range ds {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := 3
+		if req[n] {
+			p = 19
+		}
+		if g.r.IntN(20) < p {
+			if ps, ok := props[n]; ok {
+				obj[n] = g.gen(ps, depth+1)
+			} else {
+				obj[n] = g.junk(depth + 1)
+			}
+		}
+	}
+	if g.r.IntN(6) == 0 {
+		n := g.pick(genStrings)
+		if ap, ok := s["additionalProperties"]; ok && g.r.IntN(2) == 0 {
+			obj[n] = g.gen(ap, depth+1)
+		} else {
+			obj[n] = g.junk(depth + 1)
+		}
+	}
+}
+
+// mutate changes v in one place: a member dropped, added or replaced, an
+// item replaced, a scalar swapped for another.
+func mutate(r *rand.Rand, v any, depth int) any {
+	g := &generator{r: r}
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if len(keys) == 0 || r.IntN(4) == 0 {
+			x[g.pick(genStrings)] = g.junk(depth)
+			return x
+		}
+		k := keys[r.IntN(len(keys))]
+		switch r.IntN(3) {
+		case 0:
+			delete(x, k)
+		case 1:
+			x[k] = g.junk(depth)
+		default:
+			x[k] = mutate(r, x[k], depth+1)
+		}
+		return x
+	case []any:
+		if len(x) == 0 || r.IntN(4) == 0 {
+			return append(x, g.junk(depth))
+		}
+		i := r.IntN(len(x))
+		x[i] = mutate(r, x[i], depth+1)
+		return x
+	}
+	return g.junk(depth)
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
