@@ -200,6 +200,13 @@ func readLimited(path string, listed bool) ([]byte, fs.FileInfo, error) {
 		read = confine.ReadListedFile
 	}
 	data, fi, err := read(path, MaxFileSize)
+	if err != nil && !listed {
+		if target, lerr := os.Readlink(path); lerr == nil {
+			// A store link whose target is gone, or a loop: the
+			// message names where the link points.
+			err = fmt.Errorf("%s is a link to %s, which cannot be read: %w", path, target, err)
+		}
+	}
 	var tl *confine.TooLargeError
 	if errors.As(err, &tl) {
 		if tl.Size < 0 {

@@ -207,7 +207,8 @@ type found struct {
 
 // discover walks a folder for the files Antigravity reads, handing each
 // to add in the walk's order (filepath.WalkDir's: lexical, depth first).
-// The folder itself may be a link to one; no link below it is followed.
+// The folder itself may be a link to one; below it, a link to a file agy
+// reads is read through (walk), and no link to a folder is followed.
 func discover(dir string, plugins *pluginDirs, add func(found)) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -268,12 +269,18 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 			}
 			continue
 		}
-		if !e.Type().IsRegular() {
+		// A file agy reads may be a link (Home Manager links every file
+		// it manages into the store): it is read through the link, as
+		// agy reads it. A named pipe, a device or a socket where agy
+		// reads a file is read as well, and refused with an error that
+		// names it, never passed over in silence.
+		regular := e.Type().IsRegular()
+		if !regular && e.Type()&(fs.ModeSymlink|fs.ModeNamedPipe|fs.ModeDevice|fs.ModeCharDevice|fs.ModeSocket) == 0 {
 			continue
 		}
 		if name == w.ignore {
 			// At the workspace root, outside every customization root.
-			w.add(found{child, kindIgnore, true})
+			w.add(found{child, kindIgnore, regular})
 			continue
 		}
 		if !inside && !plugin {
@@ -287,7 +294,7 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 					continue // not a settings file Antigravity reads
 				}
 			}
-			w.add(found{child, k, true})
+			w.add(found{child, k, regular})
 		}
 	}
 	return nil
