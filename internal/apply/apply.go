@@ -809,12 +809,25 @@ func Execute(changes []Change, st *State, opts Options) error {
 			st.Files[c.key()] = c.state
 		}
 	}
+	if !st.read && st.empty() {
+		// An instance that had no state and owns nothing after this
+		// run (clean, or a render of an empty config, into a root
+		// agyconf never rendered) gets none: a state that claims the
+		// unnamed instance would refuse the config that does render
+		// here.
+		return nil
+	}
 	if err := opts.Store.SaveState(opts.Instance, st); err != nil {
 		// The pending hashes saved before the batch make what was just
 		// written agyconf's own to the next render.
 		return fmt.Errorf("%w; the files are in place, and the next render records them", err)
 	}
 	return nil
+}
+
+// empty: the state records nothing agyconf owns, backed up or waits for.
+func (s *State) empty() bool {
+	return len(s.Files) == 0 && len(s.Backups) == 0 && len(s.Waiting) == 0
 }
 
 // addBackup lists a backup, once per content, path, entry and reason.

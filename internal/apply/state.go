@@ -54,6 +54,9 @@ type State struct {
 	Waiting map[string][]string `json:"waiting,omitempty"`
 	// migratedFrom is the version the state was read as, when older.
 	migratedFrom int
+	// read: the state was read from its file, not made new for an
+	// instance that had none.
+	read bool
 	// byFile lists the keys of shared files' entries by file, built once
 	// per decision (index): looking them up by scanning every key for
 	// every file was quadratic in a state of many files.

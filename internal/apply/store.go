@@ -171,6 +171,7 @@ func (s *Store) loadState(name string) (*State, error) {
 	if st.Files == nil {
 		st.Files = map[string]*FileState{}
 	}
+	st.read = true
 	return st, nil
 }
 
