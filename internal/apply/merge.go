@@ -306,7 +306,9 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 		raw, present := live.Get(path...)
 		f := Facts{Owned: true, Live: present, Origin: owned.Origin, HasOriginal: owned.Original != ""}
 		if present {
-			h, err := redactedHash(stripFields(raw, d.Merge.AgyFields, nil), owned.Secrets)
+			// What agy set itself since is the user's, not an edit,
+			// here as for an entry the config still declares.
+			h, err := redactedHash(stripFields(raw, render.AgyFieldsUnder(path[:len(path)-1]), nil), owned.Secrets)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", d.Path, pointer(path), err)
 			}

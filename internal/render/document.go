@@ -129,6 +129,18 @@ type Merge struct {
 	AgyFields []string
 }
 
+// AgyFieldsUnder lists the members agy sets itself in each entry under
+// parent (Merge.AgyFields): a server's "disabled", which `agy mcp
+// disable` writes. It is a fact of where the entry lives, so that an
+// entry the config no longer has (clean, a server dropped) is judged by
+// it as well as one the config still declares.
+func AgyFieldsUnder(parent []string) []string {
+	if len(parent) == 1 && parent[0] == "mcpServers" {
+		return []string{"disabled"}
+	}
+	return nil
+}
+
 // SecretReader returns the content of a secret file. Render never calls
 // one; writers pass the real reader, everything else a redacting one.
 type SecretReader func(path string) (string, error)
