@@ -355,7 +355,14 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 				return nil, err
 			}
 		}
+		// The plan wants nothing of a file agyconf merged into: what is
+		// left may be the file as agyconf found it, given back as it was.
+		back := func(b []byte) []byte { return b }
+		if len(wanted) == 0 && l.exists {
+			back = givesBack(opts, st, d.Path, syn)
+		}
 		w := mergeWrite(d, l, live, owner, fresh)
+		w.data = back(w.data)
 		w.rebuild = func(current []byte) ([]byte, error) {
 			doc, err := jsonmerge.ParseWith(current, syn)
 			if err != nil {
@@ -366,7 +373,7 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 					return nil, err
 				}
 			}
-			return doc.Bytes(), nil
+			return back(doc.Bytes()), nil
 		}
 		// Entries that held secrets when agyconf wrote them are redacted
 		// when the change is shown, like the ones that hold them now.
@@ -379,6 +386,80 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 		changes = append(changes, w)
 	}
 	return changes, nil
+}
+
+// givesBack returns what turns a shared file agyconf lets go of into the
+// file as agyconf found it, byte for byte (the whole-file backup taken the
+// first time it merged into it), when that is what is left: the same
+// value once the containers agyconf made for its entries, and left
+// empty, are gone. Whatever else is left (an entry agy added since, a
+// user's edit, agyconf's edited entries it keeps) is written as merged.
+// A backup with secrets taken out never has the same value, and is never
+// written back.
+func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax) func([]byte) []byte {
+	keep := func(b []byte) []byte { return b }
+	var id string
+	for i := len(st.Backups) - 1; i >= 0; i-- {
+		if b := st.Backups[i]; b.Path == file && b.Entry == "" && b.Reason == "takeover" {
+			id = b.ID
+			break
+		}
+	}
+	if id == "" {
+		return keep
+	}
+	found, err := opts.Store.ReadBackup(id)
+	if err != nil {
+		return keep
+	}
+	was, err := jsonmerge.ParseWith(found, syn)
+	if err != nil {
+		return keep
+	}
+	wasRaw, _ := was.Get()
+	want, err := jsonmerge.Canonical(wasRaw)
+	if err != nil {
+		return keep
+	}
+	// The containers agyconf's entries lived in, deepest first.
+	var parents [][]string
+	seen := map[string]bool{}
+	for _, key := range stateKeys(st, file) {
+		path, _, isItem := parseUnitKey(key)
+		if !isItem {
+			path = path[:len(path)-1]
+		}
+		for ; len(path) > 0; path = path[:len(path)-1] {
+			if p := pointer(path); !seen[p] {
+				seen[p] = true
+				parents = append(parents, slices.Clone(path))
+			}
+		}
+	}
+	sort.Slice(parents, func(i, j int) bool { return len(parents[i]) > len(parents[j]) })
+	return func(b []byte) []byte {
+		doc, err := jsonmerge.ParseWith(b, syn)
+		if err != nil {
+			return b
+		}
+		for _, p := range parents {
+			raw, ok := doc.Get(p...)
+			if !ok {
+				continue
+			}
+			if _, had := was.Get(p...); had {
+				continue
+			}
+			if c, err := jsonmerge.Canonical(raw); err == nil && (string(c) == "{}" || string(c) == "[]") {
+				doc.Delete(p...)
+			}
+		}
+		raw, _ := doc.Get()
+		if got, err := jsonmerge.Canonical(raw); err == nil && bytes.Equal(got, want) {
+			return found
+		}
+		return b
+	}
 }
 
 // mergeWrite is the write that carries a shared file's entry changes.
