@@ -29,7 +29,8 @@ one), hooks.json, the CLI's settings.json, plugins, skills, rules, subagents,
 workflows, GEMINI.md's managed block — and prints an agyconf config that
 renders back to the same content. Nothing under DIR is changed. A file
 render merges into (mcp_config.json, hooks.json, the CLI's settings.json,
-~/.gemini/config/config.json) that does not parse as agy reads it is an
+~/.gemini/config/config.json) that does not parse as agy reads it, or
+cannot be read at all (a named pipe, a device, over 16 MiB), is an
 error (exit 2) with the position and message render gives, and nothing is
 printed or written: a config without what that file holds would not be the
 truth. Other files that do not parse (a plugin's, the IDE's legacy

@@ -158,7 +158,7 @@ func (e *UnparsableError) Error() string {
 		}
 		b.WriteString(f.Error())
 	}
-	b.WriteString("; import writes a config only from files it can read (render refuses to merge into them too): fix or move aside what does not parse, then import again")
+	b.WriteString("; import writes a config only from files it can read (render refuses to merge into them too): fix or move aside what cannot be read or does not parse, then import again")
 	return b.String()
 }
 
@@ -425,24 +425,27 @@ func (im *importer) readFile(rel string) ([]byte, bool) {
 // readOK reports whether reading rel gave err == nil; otherwise it reports
 // the problem (a missing file is none: it is simply not there).
 func (im *importer) readOK(rel string, err error) bool {
+	switch {
+	case err == nil:
+		return true
+	case im.linkRefused(rel, err), errors.Is(err, fs.ErrNotExist):
+	default:
+		im.skip(rel, "", "%s", readProblem(err))
+	}
+	return false
+}
+
+// readProblem says why a live file could not be read.
+func readProblem(err error) string {
 	var nr *confine.NotRegularError
 	var tl *confine.TooLargeError
 	switch {
-	case im.linkRefused(rel, err):
-		return false
-	case errors.Is(err, fs.ErrNotExist):
-		return false
 	case errors.As(err, &nr):
-		im.skip(rel, "", "is %s, not a regular file", confine.KindOf(nr.Mode))
-		return false
+		return fmt.Sprintf("is %s, not a regular file", confine.KindOf(nr.Mode))
 	case errors.As(err, &tl):
-		im.skip(rel, "", "is %d bytes; agyconf reads live files of at most %d MiB", tl.Size, maxLiveFile>>20)
-		return false
-	case err != nil:
-		im.skip(rel, "", "cannot be read: %v", unwrap(err))
-		return false
+		return fmt.Sprintf("is %d bytes; agyconf reads live files of at most %d MiB", tl.Size, maxLiveFile>>20)
 	}
-	return true
+	return fmt.Sprintf("cannot be read: %v", unwrap(err))
 }
 
 func unwrap(err error) error {
@@ -472,8 +475,14 @@ func (im *importer) readJSONOther(rel, schemaName string) (any, bool) {
 // readJSONFile reads a live JSON file as agy reads it. One render merges
 // into (shared) that does not parse fails the import, as it fails render.
 func (im *importer) readJSONFile(rel, schemaName string, shared bool) (any, bool) {
-	data, ok := im.readFile(rel)
-	if !ok {
+	data, _, err := im.tree.readFile(rel, maxLiveFile)
+	if shared && err != nil && !errors.Is(err, fs.ErrNotExist) && !im.linkRefused(rel, err) {
+		// One render cannot read either (a named pipe, a device, a
+		// file too large): the import fails as the render would.
+		im.unparsable = append(im.unparsable, fmt.Errorf("%s %s", rel, readProblem(err)))
+		return nil, false
+	}
+	if !im.readOK(rel, err) {
 		return nil, false
 	}
 	t, err := jsonmerge.Read(data, jsonmerge.AgySyntax(schemaName))
