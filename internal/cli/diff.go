@@ -4,12 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/urfave/cli/v2"
 
 	"github.com/agyconf/agyconf/internal/apply"
+	"github.com/agyconf/agyconf/internal/importer"
+	"github.com/agyconf/agyconf/internal/jsonmerge"
 )
 
 func diffCommand() *cli.Command {
@@ -103,7 +108,32 @@ func runDiff(c *cli.Context) error {
 func shownDiff(ch apply.Change, secrets []string) string {
 	before, after := ch.Shown()
 	text := udiff.Unified("a/"+ch.Path, "b/"+ch.Path, before, after)
-	return string(apply.RedactValues([]byte(text), secrets))
+	return string(apply.RedactValues([]byte(text), withCredentials(secrets, ch.Path, before, after)))
+}
+
+// withCredentials adds to secrets what an mcp_config.json shown holds
+// that import would take for a credential (importer.CredentialValues): a
+// user's own token beside agyconf's entries is no more for a CI log than
+// agyconf's secrets are. Longest first, as RedactValues takes them, and
+// none too short to redact usefully.
+func withCredentials(secrets []string, path string, texts ...string) []string {
+	if filepath.Base(path) != "mcp_config.json" {
+		return secrets
+	}
+	out := slices.Clone(secrets)
+	for _, text := range texts {
+		t, err := jsonmerge.Read([]byte(text), jsonmerge.JSONC)
+		if err != nil {
+			continue
+		}
+		for _, v := range importer.CredentialValues(t.Value()) {
+			if len(v) >= 4 && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
 }
 
 // countLines counts the added and removed lines of a unified diff: the

@@ -560,3 +560,53 @@ func dedupe(xs []string) []string {
 	}
 	return out
 }
+
+// CredentialValues lists the values of an mcp_config.json document (as
+// encoding/json decodes it) that import would take for credentials —
+// an MCP server's env, headers, oauth or args value by the rules above,
+// and the credentials a server URL holds — for a diff to redact wherever
+// they appear: a user's own entries, which no secret_file() marks, are
+// shown in CI logs too. Each value is listed raw and as JSON escapes it.
+func CredentialValues(doc any) []string {
+	var out []string
+	add := func(v string) {
+		for _, x := range append([]string{v}, jsonEscapes(v)...) {
+			if x != "" && !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		}
+	}
+	top, _ := doc.(map[string]any)
+	servers, _ := top["mcpServers"].(map[string]any)
+	for _, sv := range servers {
+		s, _ := sv.(map[string]any)
+		for _, field := range []string{"env", "headers", "oauth"} {
+			m, _ := s[field].(map[string]any)
+			for k, v := range m {
+				if str, ok := v.(string); ok && str != "" && (keySays(k) || valueSays(str) || (field == "oauth" && k == "clientSecret")) {
+					add(str)
+				}
+			}
+		}
+		if args, ok := s["args"].([]any); ok {
+			strs := make([]string, len(args))
+			for i, a := range args {
+				strs[i], _ = a.(string)
+			}
+			for i, why := range argReasons(strs) {
+				if why != "" {
+					add(strs[i])
+				}
+			}
+		}
+		for _, field := range []string{"serverUrl", "url", "httpUrl"} {
+			if u, ok := s[field].(string); ok {
+				_, _, values := urlCredentials(u)
+				for _, v := range values {
+					add(v)
+				}
+			}
+		}
+	}
+	return out
+}
