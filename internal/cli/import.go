@@ -50,7 +50,8 @@ workspace scope), records it as read from secret_file(); and, wherever no
 state marks it, when it is an MCP server's env, headers, oauth or args
 value and
   - its key (an env or header name, a key in a JSON value) contains TOKEN,
-    SECRET, KEY, PASSWORD, PASSWD, AUTH, CREDENTIAL or COOKIE, any case; an
+    SECRET, KEY, PASSWORD, PASSWD, AUTH, CREDENTIAL or COOKIE, or PASS not
+    followed by a letter (DB_PASS, PGPASS), any case; an
     oauth clientSecret always is one;
   - or its value starts with "Bearer ", "Basic " or "Token ", or holds,
     at its start or after a character other than a letter or digit, ghp_,
@@ -68,9 +69,13 @@ value and
     a non-empty string or number, or such a value;
   - for args also: --FLAG=VALUE, or the argument after --FLAG unless it
     starts with "-", when FLAG's last word (split at "-", "_", ".") is
-    token, secret, key, apikey, password, passwd, pat, credential,
+    token, secret, key, apikey, password, passwd, pass, pat, credential,
     credentials, auth or bearer; or a header "NAME: VALUE" whose NAME
     matches the key rule.
+A hook's command has no secret_file(): one whose command line holds a
+value the value rule matches, a bearer token, or a word the args rule
+takes is not imported ("the command holds what looks like a credential"),
+and stays in hooks.json as the user's.
 The whole string is the secret ("Bearer …", a whole JSON argument).
 Without --out the config reads it with
 secret_file("ROOT/.config/agyconf/secrets/<server>-<name>") and a TODO

@@ -253,6 +253,12 @@ func (im *importer) handler(file, unit string, v any, grouped bool) *model.Handl
 				return nil
 			}
 		}
+		if commandSays(c) {
+			// The config would print it, and a hook's command has no
+			// secret_file(): it stays in hooks.json, the user's.
+			im.skip(file, unit, "the command holds what looks like a credential, which import never prints; have the command read it from a file (or a script hold it), then import again")
+			return nil
+		}
 		h.Command = c
 	case model.HandlerPrompt:
 		p, has, ok := str("prompt")

@@ -38,7 +38,10 @@ var (
 	// substring match, so GITHUB_PERSONAL_ACCESS_TOKEN and X-Api-Key
 	// count; it also takes AUTHOR or KEYBOARD, a price paid in a value
 	// moved to a file, never in a value printed.
-	secretKeyRe = lazyre.New(`(?i)TOKEN|SECRET|KEY|PASSWORD|PASSWD|AUTH|CREDENTIAL|COOKIE`)
+	secretKeyRe = lazyre.New(`(?i)TOKEN|SECRET|KEY|PASSWORD|PASSWD|PASS(?:[^A-Za-z]|$)|AUTH|CREDENTIAL|COOKIE`)
+	// bearerRe: a bearer token anywhere in a command line (curl -H
+	// "Authorization: Bearer …").
+	bearerRe = lazyre.New(`(?i)(?:^|[^A-Za-z0-9])bearer\s+[A-Za-z0-9._~+/=-]{12,}`)
 	// secretValueRe: the shapes of common credentials. Prefixes must start
 	// the value or follow a non-alphanumeric character and be followed by
 	// enough token characters, so task-master-ai or disk-cache are not
@@ -57,7 +60,7 @@ var (
 	// credFlagWords: the last word of a command-line flag naming a
 	// credential (--token, --api-key, --client-secret, --auth).
 	credFlagWords = map[string]bool{
-		"token": true, "secret": true, "key": true, "apikey": true, "password": true, "passwd": true,
+		"token": true, "secret": true, "key": true, "apikey": true, "password": true, "passwd": true, "pass": true,
 		"pat": true, "credential": true, "credentials": true, "auth": true, "bearer": true,
 	}
 	flagRe = lazyre.New(`^--?([A-Za-z0-9][A-Za-z0-9_.-]*)$`)
@@ -87,6 +90,25 @@ func valueSays(v string) bool {
 		}
 	}
 	return jsonSays(v)
+}
+
+// commandSays reports whether a hook's command line holds a credential:
+// a value valueSays, a bearer token, or one of
+// its words valueSays or argReasons (--token VALUE).
+func commandSays(cmd string) bool {
+	if valueSays(cmd) || bearerRe().MatchString(cmd) {
+		return true
+	}
+	words := strings.Fields(cmd)
+	for i, w := range words {
+		words[i] = strings.Trim(w, `"'`)
+	}
+	for _, why := range argReasons(words) {
+		if why != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // shapeSays reports whether a value has a credential's shape or holds a

@@ -353,3 +353,28 @@ func TestSecretFileData(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyAndCommandSay(t *testing.T) {
+	for key, want := range map[string]bool{
+		"DB_PASS": true, "PGPASS": true, "SMTP_PASS_FILE": true, "PASSTHROUGH": false, "PASSAGE": false, "LOG_LEVEL": false,
+	} {
+		if got := keySays(key); got != want {
+			t.Errorf("keySays(%q) = %v, want %v", key, got, want)
+		}
+	}
+	for cmd, want := range map[string]bool{
+		`curl -H "Authorization: Bearer abcdefghijkl0123" https://x`: true,
+		`notify --token AbCdEf1234567890XyZ`:                         true,
+		`notify --api-key=s3cr3tvalue`:                               true,
+		`mysql -u root --pass hunter2`:                               true,
+		`sync ghp_abcdefgh12345678`:                                  true,
+		`/usr/local/bin/check-1 --key-file /run/k`:                   false,
+		`echo token refreshed; exit 0`:                               false,
+		`git -C /repo status`:                                        false,
+		`python3 "$HOME/.mempalace/hooks/save.py"`:                   false,
+	} {
+		if got := commandSays(cmd); got != want {
+			t.Errorf("commandSays(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
