@@ -69,10 +69,6 @@ type Change struct {
 	// strings the plan puts there, by pointer relative to the backup.
 	backupPtrs []string
 	backupRefs map[string]model.Str
-	// backupWritten are the pointers, relative to the backup, where the
-	// state says agyconf wrote a secret: a string there is agyconf's,
-	// whatever its value (takeSecrets).
-	backupWritten []string
 	// wouldBe, for a conflict, is the file as the config wants it, to be
 	// shown as a diff against what is there.
 	wouldBe []byte
@@ -449,9 +445,6 @@ func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, erro
 		if d.JSON != nil {
 			c.backupRefs = render.SecretStrs(d.JSON)
 		}
-		if owned != nil {
-			c.backupWritten = owned.Secrets
-		}
 		if l.link != "" && l.data == nil {
 			c.backup = []byte("symbolic link to " + l.link + "\n")
 		}
@@ -742,7 +735,7 @@ func Execute(changes []Change, st *State, opts Options) error {
 		}
 		// A secret comes out where it can be put back exactly, and the
 		// backup records where.
-		data, taken := takeSecrets(c.backup, c.backupRefs, opts.Secrets, c.backupWritten)
+		data, taken := takeSecrets(c.backup, c.backupRefs, opts.Secrets)
 		if c.backupReason == "takeover" {
 			// The whole file before agyconf first merged into it: a safety
 			// net, never given back by agyconf itself, so also redacted
@@ -860,44 +853,21 @@ func (s *State) backupOf(id, path, entry string) (Backup, bool) {
 // takeSecrets takes out of a JSON backup each string that holds exactly
 // what the plan's secret string at that place resolves to — a value of
 // agyconf's secret files — replacing it by the placeholder, and records
-// where and what, so that giving the backup back restores it. written
-// are the places the state says agyconf wrote a secret to: a string there
-// is agyconf's even when it differs, an older value of a secret rotated
-// since, taken out as well (given back with the secret's value then) or,
-// where the plan puts no secret any more, replaced by the placeholder.
-// Any other string that differs (the user's own value, or one agyconf
-// wrote before its state was lost) is kept as it was: a backup must give
-// back what was there.
-func takeSecrets(data []byte, refs map[string]model.Str, read render.SecretReader, written []string) ([]byte, []BackupSecret) {
-	if (len(refs) == 0 || read == nil) && len(written) == 0 {
+// where and what, so that giving the backup back restores it. A string
+// there that differs (the user's own value, or one agyconf wrote before
+// its state was lost and the secret rotated) is kept as it was: a backup
+// must give back what was there.
+func takeSecrets(data []byte, refs map[string]model.Str, read render.SecretReader) ([]byte, []BackupSecret) {
+	if len(refs) == 0 || read == nil {
 		return data, nil
 	}
-	wrote := map[string]bool{}
-	for _, p := range written {
-		wrote[p] = true
-	}
-	// agyconf's: the value the plan's secret string there resolves to,
-	// or any string where agyconf wrote a secret.
-	ours := func(p, str string) bool {
-		if wrote[p] {
-			return true
-		}
-		ref, ok := refs[p]
-		if !ok || read == nil {
-			return false
-		}
-		v, err := render.ResolveStr(ref, read)
-		return err == nil && v == str
-	}
-	placeholder := `"` + render.Placeholder + `"`
-	if _, whole := refs[""]; whole || wrote[""] {
+	if s, ok := refs[""]; ok {
 		// The backup is one secret string.
 		var str string
-		if json.Unmarshal(data, &str) == nil && ours("", str) {
-			if ref, ok := refs[""]; ok {
-				return []byte(placeholder), []BackupSecret{{Pointer: "", Parts: ref}}
+		if json.Unmarshal(data, &str) == nil {
+			if v, err := render.ResolveStr(s, read); err == nil && v == str {
+				return []byte(`"` + render.Placeholder + `"`), []BackupSecret{{Pointer: "", Parts: s}}
 			}
-			return []byte(placeholder), nil
 		}
 		return data, nil
 	}
@@ -906,34 +876,29 @@ func takeSecrets(data []byte, refs map[string]model.Str, read render.SecretReade
 	if err != nil {
 		return data, nil
 	}
-	ptrs := make([]string, 0, len(refs)+len(written))
+	ptrs := make([]string, 0, len(refs))
 	for p := range refs {
 		ptrs = append(ptrs, p)
 	}
-	for p := range wrote {
-		if _, ok := refs[p]; !ok {
-			ptrs = append(ptrs, p)
-		}
-	}
 	sort.Strings(ptrs)
 	var taken []BackupSecret
-	changed := false
 	for _, p := range ptrs {
 		path, _, _ := parseUnitKey(unitSep + p)
 		raw, ok := doc.Get(path...)
 		var str string
-		if !ok || json.Unmarshal(raw, &str) != nil || !ours(p, str) {
+		if !ok || json.Unmarshal(raw, &str) != nil {
 			continue
 		}
-		if doc.Set(json.RawMessage(placeholder), path...) != nil {
+		v, err := render.ResolveStr(refs[p], read)
+		if err != nil || v != str {
+			continue
+		}
+		if doc.Set(json.RawMessage(`"`+render.Placeholder+`"`), path...) != nil {
 			return data, nil
 		}
-		changed = true
-		if ref, ok := refs[p]; ok {
-			taken = append(taken, BackupSecret{Pointer: p, Parts: ref})
-		}
+		taken = append(taken, BackupSecret{Pointer: p, Parts: refs[p]})
 	}
-	if !changed {
+	if len(taken) == 0 {
 		return data, nil
 	}
 	return doc.Bytes(), taken

@@ -252,7 +252,6 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 			c.backupPtrs = append([]string(nil), u.secrets...)
 			if owned != nil {
 				c.backupPtrs = append(c.backupPtrs, owned.Secrets...)
-				c.backupWritten = owned.Secrets
 			}
 		}
 		if dec.Write {
