@@ -274,7 +274,10 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 		}
 	}
 
-	// Entries agyconf owned that the config no longer has.
+	// Entries agyconf owned that the config no longer has. sims replay
+	// on the file as agyconf found it what happened to each in the live
+	// file (givesBack): put in by a render, taken out or given back now.
+	var sims []replayed
 	for _, key := range stateKeys(st, d.Path) {
 		if wanted[key] {
 			continue
@@ -297,6 +300,14 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 			// still does.
 			if dec.Remove && opts.ownedElsewhere(key) == "" && live.RemoveString(item, path...) {
 				ops = append(ops, func(doc *jsonmerge.Doc) error { doc.RemoveString(item, path...); return nil })
+				sims = append(sims, replayed{
+					put: func(doc *jsonmerge.Doc) {
+						if had, _ := doc.ArrayStrings(path...); !slices.Contains(had, item) {
+							_ = doc.AddString(item, path...)
+						}
+					},
+					take: func(doc *jsonmerge.Doc) { doc.RemoveString(item, path...) },
+				})
 				edits = true
 			}
 			c.apply(dec, owned)
@@ -320,6 +331,10 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 			var err error
 			if orig, err = original(opts, st, d.Path, pointer(path), owned.Original); err != nil || !json.Valid(orig) {
 				dec = Decision{Action: Release, Forget: true, Reason: reasonNoOriginal}
+			} else if present {
+				// What agy set itself is the user's latest word: a
+				// server disabled since is given back disabled.
+				orig = withAgyFields(orig, raw, render.AgyFieldsUnder(path[:len(path)-1]))
 			}
 		}
 		c.apply(dec, owned)
@@ -327,6 +342,14 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 		case dec.Remove:
 			live.Delete(path...)
 			ops = append(ops, func(doc *jsonmerge.Doc) error { doc.Delete(path...); return nil })
+			sims = append(sims, replayed{
+				put: func(doc *jsonmerge.Doc) {
+					if _, had := doc.Get(path...); !had {
+						_ = doc.Set(raw, path...)
+					}
+				},
+				take: func(doc *jsonmerge.Doc) { doc.Delete(path...) },
+			})
 			edits = true
 		case dec.Restore:
 			op := func(doc *jsonmerge.Doc) error { return doc.Set(orig, path...) }
@@ -334,6 +357,10 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 				return nil, fmt.Errorf("%s: %w", d.Path, err)
 			}
 			ops, edits = append(ops, op), true
+			sims = append(sims, replayed{
+				put:  func(doc *jsonmerge.Doc) { _ = doc.Set(raw, path...) },
+				take: func(doc *jsonmerge.Doc) { _ = op(doc) },
+			})
 		}
 		changes = append(changes, c)
 	}
@@ -358,7 +385,7 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 		// left may be the file as agyconf found it, given back as it was.
 		back := func(b []byte) []byte { return b }
 		if len(wanted) == 0 && l.exists {
-			back = givesBack(opts, st, d.Path, syn)
+			back = givesBack(opts, st, d.Path, syn, sims)
 		}
 		w := mergeWrite(d, l, live, owner, fresh)
 		w.data = back(w.data)
@@ -389,13 +416,18 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 
 // givesBack returns what turns a shared file agyconf lets go of into the
 // file as agyconf found it, byte for byte (the whole-file backup taken the
-// first time it merged into it), when that is what is left: the same
-// value once the containers agyconf made for its entries, and left
-// empty, are gone. Whatever else is left (an entry agy added since, a
-// user's edit, agyconf's edited entries it keeps) is written as merged.
-// A backup with secrets taken out never has the same value, and is never
-// written back.
-func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax) func([]byte) []byte {
+// first time it merged into it), when nothing but agyconf changed it
+// since: the merged text equals, byte for byte, that file with sims
+// replayed on it (agyconf's entries put in and the text written, then
+// taken out or given back, as the live file went through it), the containers agyconf made and left
+// empty gone from both, and the replay changed no value. What the replay
+// leaves different is then only what agyconf's own edits did to the
+// text around its entries (a trailing comma, a blank line, an empty
+// "mcpServers"). Anything else (an entry agy added, a user's comment,
+// a reordering, a server disabled since) keeps the merge as it is. A
+// backup with secrets taken out never matches, and is never written
+// back.
+func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax, sims []replayed) func([]byte) []byte {
 	keep := func(b []byte) []byte { return b }
 	var id string
 	for i := len(st.Backups) - 1; i >= 0; i-- {
@@ -415,12 +447,8 @@ func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax) func(
 	if err != nil {
 		return keep
 	}
-	wasRaw, _ := was.Get()
-	want, err := jsonmerge.Canonical(wasRaw)
-	if err != nil {
-		return keep
-	}
-	// The containers agyconf's entries lived in, deepest first.
+	// The containers agyconf's entries lived in, deepest first: dropped
+	// where the file as found had none and they are left empty.
 	var parents [][]string
 	seen := map[string]bool{}
 	for _, key := range stateKeys(st, file) {
@@ -436,11 +464,7 @@ func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax) func(
 		}
 	}
 	sort.Slice(parents, func(i, j int) bool { return len(parents[i]) > len(parents[j]) })
-	return func(b []byte) []byte {
-		doc, err := jsonmerge.ParseWith(b, syn)
-		if err != nil {
-			return b
-		}
+	tidy := func(doc *jsonmerge.Doc) []byte {
 		for _, p := range parents {
 			raw, ok := doc.Get(p...)
 			if !ok {
@@ -453,12 +477,95 @@ func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax) func(
 				doc.Delete(p...)
 			}
 		}
-		raw, _ := doc.Get()
-		if got, err := jsonmerge.Canonical(raw); err == nil && bytes.Equal(got, want) {
+		return doc.Bytes()
+	}
+	// A render put agyconf's entries in and wrote the file; this run read
+	// it back and takes them out: two texts, as the file went through.
+	replay, err := jsonmerge.ParseWith(found, syn)
+	if err != nil {
+		return keep
+	}
+	for _, sim := range sims {
+		sim.put(replay)
+	}
+	if replay, err = jsonmerge.ParseWith(replay.Bytes(), syn); err != nil {
+		return keep
+	}
+	for _, sim := range sims {
+		sim.take(replay)
+	}
+	want := tidy(replay)
+	if !sameValue(want, found, syn) {
+		return keep // agyconf gives back something other than what it found
+	}
+	return func(b []byte) []byte {
+		doc, err := jsonmerge.ParseWith(b, syn)
+		if err != nil {
+			return b
+		}
+		if bytes.Equal(tidy(doc), want) {
 			return found
 		}
 		return b
 	}
+}
+
+// replayed is what happened to one of agyconf's entries in a shared file,
+// for givesBack to replay on the file as agyconf found it: put in (as
+// the live file holds it) by a render, then taken out or given back.
+type replayed struct{ put, take func(*jsonmerge.Doc) }
+
+// sameValue reports whether two texts of a JSON document hold the same
+// value.
+func sameValue(a, b []byte, syn jsonmerge.Syntax) bool {
+	canon := func(t []byte) []byte {
+		doc, err := jsonmerge.ParseWith(t, syn)
+		if err != nil {
+			return nil
+		}
+		raw, _ := doc.Get()
+		c, err := jsonmerge.Canonical(raw)
+		if err != nil {
+			return nil
+		}
+		return c
+	}
+	ca, cb := canon(a), canon(b)
+	return ca != nil && bytes.Equal(ca, cb)
+}
+
+// withAgyFields is an entry given back (orig) with the members agy sets
+// itself (fields) as the live entry has them: set where live sets them,
+// absent where live has none.
+func withAgyFields(orig, live json.RawMessage, fields []string) json.RawMessage {
+	if len(fields) == 0 {
+		return orig
+	}
+	var o, l map[string]json.RawMessage
+	if json.Unmarshal(orig, &o) != nil || json.Unmarshal(live, &l) != nil {
+		return orig
+	}
+	changed := false
+	for _, f := range fields {
+		lv, inLive := l[f]
+		ov, inOrig := o[f]
+		switch {
+		case inLive && (!inOrig || !bytes.Equal(lv, ov)):
+			o[f] = lv
+			changed = true
+		case !inLive && inOrig:
+			delete(o, f)
+			changed = true
+		}
+	}
+	if !changed {
+		return orig
+	}
+	out, err := json.Marshal(o)
+	if err != nil {
+		return orig
+	}
+	return out
 }
 
 // mergeWrite is the write that carries a shared file's entry changes.
