@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -217,7 +218,10 @@ func discover(dir string, plugins *pluginDirs, add func(found)) error {
 	base := strings.Split(filepath.ToSlash(abs), "/")
 	// The given folder counts as inside a layout when it is a root, a
 	// .gemini folder, a plugin, or lies below one of those.
-	w := walker{plugins: plugins, add: add, ignore: ignoreFile()}
+	w := walker{plugins: plugins, add: add, ignore: ignoreFile(), root: abs}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		w.root = real
+	}
 	inside := plugins.is(dir)
 	for _, s := range base {
 		if isRoot(s) || s == ".gemini" || s == ".antigravity" {
@@ -232,6 +236,34 @@ type walker struct {
 	plugins *pluginDirs
 	add     func(found)
 	ignore  string // the name of a workspace's .antigravityignore
+	// root is the walked folder, its links resolved: a link in a
+	// workspace or a plugin is read through only to a file within it.
+	root string
+}
+
+// mayFollow reports whether the walk reads a file agy reads through the
+// link at path (segs, from the root of the filesystem): always under a
+// .gemini folder, the user's own configuration, where Home Manager links
+// every file into the Nix store; in a workspace or a plugin, which may be
+// a clone of anyone's repository, only to a file within the walked
+// folder, so that a planted link cannot bring a file from elsewhere on
+// the machine (a credential) into validate's messages. A link that
+// leads nowhere is left to the read, which names it.
+func (w *walker) mayFollow(path string, segs []string) (target string, ok bool) {
+	if slices.Contains(segs, ".gemini") {
+		return "", true
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return "", true
+	}
+	if real == w.root || strings.HasPrefix(real, w.root+string(filepath.Separator)) {
+		return real, true
+	}
+	return real, false
 }
 
 // walk finds the files in the folder p, whose path's segments are segs;
@@ -292,6 +324,11 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 				case "antigravity-cli", "antigravity-acp":
 				default:
 					continue // not a settings file Antigravity reads
+				}
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				if target, ok := w.mayFollow(child, csegs); !ok {
+					return fmt.Errorf("%s is a link to %s, outside %s: in a workspace or a plugin, validate reads through a link only to a file within the folder it checks (a cloned repository's link may lead to any file on this machine)", child, target, w.root)
 				}
 			}
 			w.add(found{child, k, regular})

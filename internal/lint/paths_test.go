@@ -106,9 +106,11 @@ func TestDiscovery(t *testing.T) {
 }
 
 // TestDiscoveryLinks: a folder validate is given may be a link to one
-// (Home Manager links whole folders), and is walked; no link below it is
-// followed; a plugin.json that is a link to a file makes a plugin, one to
-// a folder or to nothing does not.
+// (Home Manager links whole folders), and is walked; no link to a folder
+// below it is followed; a plugin.json that is a link to a file within the
+// walked folder makes a plugin, and is read; one to a folder or to
+// nothing makes none; one to a file outside the walked folder stops the
+// walk with an error naming it.
 func TestDiscoveryLinks(t *testing.T) {
 	root := t.TempDir()
 	real := filepath.Join(root, "real")
@@ -117,13 +119,32 @@ func TestDiscoveryLinks(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "elsewhere"), filepath.Join(real, ".gemini", "config", "linked")); err != nil {
 		t.Fatal(err)
 	}
-	// Three folders a plugin's hooks.json would be read in, as plugins.
-	manifest := write(t, root, "manifest.json", `{"name": "p"}`)
-	for name, target := range map[string]string{"file": manifest, "folder": root, "dangling": filepath.Join(root, "nowhere")} {
-		dir := filepath.Join(root, "ws", "plugins", name)
-		write(t, dir, "hooks.json", badHooks)
-		if err := os.Symlink(target, filepath.Join(dir, "plugin.json")); err != nil {
+	// A plugin's hooks.json is read in a folder whose plugin.json links to
+	// a file of the walked folder.
+	manifest := write(t, root, "ws/manifests/manifest.json", `{"name": "p"}`)
+	dir := filepath.Join(root, "ws", "plugins", "file")
+	write(t, dir, "hooks.json", badHooks)
+	if err := os.Symlink(manifest, filepath.Join(dir, "plugin.json")); err != nil {
+		t.Fatal(err)
+	}
+	// A plugin.json linked to a folder or to nothing makes no plugin, as
+	// agy sees it: nothing there is read. One linked to a file outside the
+	// walked folder makes a plugin whose manifest is not read through the
+	// link: an error naming it.
+	outside := write(t, root, "manifest.json", `{"name": "p"}`)
+	for name, target := range map[string]string{"folder": root, "dangling": filepath.Join(root, "nowhere"), "outside": outside} {
+		bad := filepath.Join(root, "bad-"+name)
+		write(t, bad, "plugins/p/hooks.json", badHooks)
+		link := filepath.Join(bad, "plugins", "p", "plugin.json")
+		if err := os.Symlink(target, link); err != nil {
 			t.Fatal(err)
+		}
+		fs, err := lint.Paths([]string{bad}, lint.Options{})
+		switch {
+		case name != "outside" && (err != nil || len(fs) != 0):
+			t.Errorf("plugin.json linked to %s: %v, %v; want no plugin, nothing read", name, fs, err)
+		case name == "outside" && (err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "outside")):
+			t.Errorf("plugin.json linked outside: %v, want an error naming it", err)
 		}
 	}
 	// Another casing is what the filesystem says: a plugin where it is
