@@ -66,14 +66,17 @@ var allowed = map[string]string{
 	"internal/cli/hooktest.go runHandler os.RemoveAll":  "that empty folder, afterwards",
 	// validate PATH: the trees the user names, wherever they are; each
 	// file is read bounded (readLimited).
-	"internal/lint/lookpath.go listNames os.OpenFile":   "the names in a folder of PATH, to find the programs hooks and servers name (validate PATH's machine-dependent rules; nothing is read)",
-	"internal/lint/lookpath.go search os.Stat":          "whether a program found on PATH is an executable, as exec.LookPath checks",
-	"internal/lint/paths.go search os.Stat":             "a PATH validate is given",
-	"internal/lint/paths.go walk os.ReadDir":            "the tree under a PATH validate is given (the walk follows no link below it)",
-	"internal/lint/paths.go fileIsPluginDir os.Stat":    "whether a folder validate walks is a plugin",
-	"internal/lint/check.go newChecker os.Stat":         "whether the absolute program a hook or MCP server runs exists and is executable here (a stat, never a read)",
-	"internal/lint/markdown.go includeRoots os.Lstat":   "whether a folder above a rule validate reads is a git work tree (existence only, nothing read)",
-	"internal/lint/markdown.go missingIncludes os.Stat": "whether the file a rule's @path include names exists (validate PATH's machine-dependent rule; existence only, nothing read)",
+	"internal/lint/lookpath.go listNames os.OpenFile":        "the names in a folder of PATH, to find the programs hooks and servers name (validate PATH's machine-dependent rules; nothing is read)",
+	"internal/lint/lookpath.go search os.Stat":               "whether a program found on PATH is an executable, as exec.LookPath checks",
+	"internal/lint/paths.go search os.Stat":                  "a PATH validate is given",
+	"internal/lint/paths.go walk os.ReadDir":                 "the tree under a PATH validate is given (the walk follows no link to a folder below it)",
+	"internal/lint/paths.go discover filepath.EvalSymlinks":  "where the folder validate walks is, its links resolved, for mayFollow (nothing is read)",
+	"internal/lint/paths.go mayFollow filepath.EvalSymlinks": "where a link to a file validate would read through leads, to refuse one out of a workspace or a plugin (nothing is read)",
+	"internal/lint/check.go readLimited os.Readlink":         "the target a link validate could not read through names, for its message (nothing is read)",
+	"internal/lint/paths.go fileIsPluginDir os.Stat":         "whether a folder validate walks is a plugin",
+	"internal/lint/check.go newChecker os.Stat":              "whether the absolute program a hook or MCP server runs exists and is executable here (a stat, never a read)",
+	"internal/lint/markdown.go includeRoots os.Lstat":        "whether a folder above a rule validate reads is a git work tree (existence only, nothing read)",
+	"internal/lint/markdown.go missingIncludes os.Stat":      "whether the file a rule's @path include names exists (validate PATH's machine-dependent rule; existence only, nothing read)",
 	// import: the tree --root names is read through a Root opened there
 	// (importer/tree.go); --out is opened as a Root.
 	"internal/cli/import.go runImport os.Stat":     "whether --out is a folder, and holds a config already",

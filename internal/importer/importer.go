@@ -476,9 +476,13 @@ func (im *importer) readJSONOther(rel, schemaName string) (any, bool) {
 // into (shared) that does not parse fails the import, as it fails render.
 func (im *importer) readJSONFile(rel, schemaName string, shared bool) (any, bool) {
 	data, _, err := im.tree.readFile(rel, maxLiveFile)
-	if shared && err != nil && !errors.Is(err, fs.ErrNotExist) && !im.linkRefused(rel, err) {
-		// One render cannot read either (a named pipe, a device, a
-		// file too large): the import fails as the render would.
+	var nr *confine.NotRegularError
+	var tl *confine.TooLargeError
+	if shared && (errors.As(err, &nr) || errors.As(err, &tl)) {
+		// A file there that render cannot read either (a named pipe,
+		// a device, a file too large): the import fails as the render
+		// would. Where no file can be (a folder above it is none),
+		// there is nothing to import, and the report says why.
 		im.unparsable = append(im.unparsable, fmt.Errorf("%s %s", rel, readProblem(err)))
 		return nil, false
 	}
