@@ -137,7 +137,16 @@ func (b *deciderBuilder) at(ptr string, s any, root bool) *decider {
 // keyword adds one keyword of the subschema at ptr to d, reporting
 // whether the decider decides it.
 func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bool {
-	sub := func(name string, v any) *decider { return b.at(ptr+"/"+escapePointer(name), v, false) }
+	// sub builds the subschema v at ptr's keyword k (and, under
+	// properties and the like, its member name or item index), keyed by
+	// the JSON pointer a $ref spells it with.
+	sub := func(v any, segs ...string) *decider {
+		p := ptr + "/" + escapePointer(k)
+		for _, s := range segs {
+			p += "/" + escapePointer(s)
+		}
+		return b.at(p, v, false)
+	}
 	list := func(v any) ([]*decider, bool) {
 		xs, ok := v.([]any)
 		if !ok || len(xs) == 0 {
@@ -145,7 +154,7 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		}
 		out := make([]*decider, len(xs))
 		for i, x := range xs {
-			out[i] = sub(k+"/"+strconv.Itoa(i), x)
+			out[i] = sub(x, strconv.Itoa(i))
 		}
 		return out, true
 	}
@@ -186,17 +195,17 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		}
 		d.props = make(map[string]*decider, len(m))
 		for name, s := range m {
-			d.props[name] = sub(k+"/"+escapePointer(name), s)
+			d.props[name] = sub(s, name)
 		}
 		return true
 	case "required":
 		d.required, ok = stringList(v)
 		return ok
 	case "additionalProperties":
-		d.additional = sub(k, v)
+		d.additional = sub(v)
 		return true
 	case "propertyNames":
-		d.propertyNames = sub(k, v)
+		d.propertyNames = sub(v)
 		return true
 	case "dependentSchemas":
 		m, isMap := v.(map[string]any)
@@ -205,7 +214,7 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		}
 		d.dependentSchemas = make(map[string]*decider, len(m))
 		for name, s := range m {
-			d.dependentSchemas[name] = sub(k+"/"+escapePointer(name), s)
+			d.dependentSchemas[name] = sub(s, name)
 		}
 		return true
 	case "dependentRequired":
@@ -221,7 +230,7 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		}
 		return true
 	case "items":
-		d.items = sub(k, v)
+		d.items = sub(v)
 		return true
 	case "minProperties":
 		d.minProps, ok = count(v)
@@ -270,7 +279,7 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		d.ref = target
 		return true
 	case "not":
-		d.not = sub(k, v)
+		d.not = sub(v)
 		return true
 	case "allOf":
 		d.allOf, ok = list(v)
@@ -282,13 +291,13 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		d.oneOf, ok = list(v)
 		return ok
 	case "if":
-		d.ifThen = sub(k, v)
+		d.ifThen = sub(v)
 		return true
 	case "then":
-		d.then = sub(k, v)
+		d.then = sub(v)
 		return true
 	case "else":
-		d.els = sub(k, v)
+		d.els = sub(v)
 		return true
 	}
 	return annotations[k]
@@ -303,10 +312,15 @@ func (b *deciderBuilder) resolve(ref string) (*decider, bool) {
 	}
 	v := b.root
 	if frag != "" {
-		for _, tok := range strings.Split(frag[1:], "/") {
+		for i, tok := range strings.Split(frag[1:], "/") {
 			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 			m, isMap := v.(map[string]any)
 			if !isMap {
+				return nil, false
+			}
+			if _, id := m["$id"]; id && i > 0 {
+				// Below another base URI, the $refs of the target
+				// mean something else than from the root.
 				return nil, false
 			}
 			if v, ok = m[tok]; !ok {
@@ -402,10 +416,20 @@ func rat(v any) (*big.Rat, bool) {
 // decide judges v, a value as encoding/json with UseNumber decodes it
 // (map[string]any, []any, string, json.Number, bool, nil; int, int64 and
 // uint64 from YAML).
-func (d *decider) decide(v any) verdict { return d.judge(v, 0) }
+func (d *decider) decide(v any) verdict { return d.judge(v, 0, &run{steps: maxDecideSteps}) }
 
-func (d *decider) judge(v any, depth int) verdict {
-	if d.opaque || depth > maxDecideDepth {
+// run is one decision's budget of steps.
+type run struct{ steps int }
+
+// maxDecideSteps bounds the subschemas one decision visits: $refs that
+// go round without descending into the value, through two branches or
+// more, would double the work at every turn; the library reports such a
+// cycle at once. A document within MaxFileSize takes far fewer.
+const maxDecideSteps = 1 << 22
+
+func (d *decider) judge(v any, depth int, r *run) verdict {
+	r.steps--
+	if d.opaque || depth > maxDecideDepth || r.steps < 0 {
 		return unknown
 	}
 	if d.always != unknown {
@@ -445,7 +469,7 @@ func (d *decider) judge(v any, depth int) verdict {
 	}
 	switch t {
 	case "object":
-		if !d.object(v.(map[string]any), depth, &acc) {
+		if !d.object(v.(map[string]any), depth, r, &acc) {
 			return acc
 		}
 	case "array":
@@ -455,7 +479,7 @@ func (d *decider) judge(v any, depth int) verdict {
 		}
 		if d.items != nil {
 			for _, x := range xs {
-				if !fold(&acc, d.items.judge(x, depth)) {
+				if !fold(&acc, d.items.judge(x, depth, r)) {
 					return acc
 				}
 			}
@@ -476,35 +500,35 @@ func (d *decider) judge(v any, depth int) verdict {
 			return acc
 		}
 	}
-	if d.ref != nil && !fold(&acc, d.ref.judge(v, depth)) {
+	if d.ref != nil && !fold(&acc, d.ref.judge(v, depth, r)) {
 		return acc
 	}
-	if d.not != nil && !fold(&acc, negate(d.not.judge(v, depth))) {
+	if d.not != nil && !fold(&acc, negate(d.not.judge(v, depth, r))) {
 		return acc
 	}
 	for _, s := range d.allOf {
-		if !fold(&acc, s.judge(v, depth)) {
+		if !fold(&acc, s.judge(v, depth, r)) {
 			return acc
 		}
 	}
-	if d.anyOf != nil && !fold(&acc, anyOf(d.anyOf, v, depth)) {
+	if d.anyOf != nil && !fold(&acc, anyOf(d.anyOf, v, depth, r)) {
 		return acc
 	}
-	if d.oneOf != nil && !fold(&acc, oneOf(d.oneOf, v, depth)) {
+	if d.oneOf != nil && !fold(&acc, oneOf(d.oneOf, v, depth, r)) {
 		return acc
 	}
 	if d.ifThen != nil && (d.then != nil || d.els != nil) {
 		var x verdict
-		switch d.ifThen.judge(v, depth) {
+		switch d.ifThen.judge(v, depth, r) {
 		case valid:
 			x = valid
 			if d.then != nil {
-				x = d.then.judge(v, depth)
+				x = d.then.judge(v, depth, r)
 			}
 		case invalid:
 			x = valid
 			if d.els != nil {
-				x = d.els.judge(v, depth)
+				x = d.els.judge(v, depth, r)
 			}
 		}
 		fold(&acc, x)
@@ -528,10 +552,10 @@ func fold(acc *verdict, x verdict) bool {
 
 // anyOf passes when one branch is known to pass, fails when every branch
 // is known to fail.
-func anyOf(branches []*decider, v any, depth int) verdict {
+func anyOf(branches []*decider, v any, depth int, r *run) verdict {
 	x := invalid
 	for _, s := range branches {
-		switch s.judge(v, depth) {
+		switch s.judge(v, depth, r) {
 		case valid:
 			return valid
 		case unknown:
@@ -543,10 +567,10 @@ func anyOf(branches []*decider, v any, depth int) verdict {
 
 // oneOf passes when exactly one branch passes, which takes knowing every
 // branch; two known to pass fail it whatever the others do.
-func oneOf(branches []*decider, v any, depth int) verdict {
+func oneOf(branches []*decider, v any, depth int, r *run) verdict {
 	passed, unsure := 0, false
 	for _, s := range branches {
-		switch s.judge(v, depth) {
+		switch s.judge(v, depth, r) {
 		case valid:
 			passed++
 		case unknown:
@@ -564,7 +588,7 @@ func oneOf(branches []*decider, v any, depth int) verdict {
 
 // object judges the keywords about an object's members into acc; false
 // once one fails.
-func (d *decider) object(m map[string]any, depth int, acc *verdict) bool {
+func (d *decider) object(m map[string]any, depth int, r *run, acc *verdict) bool {
 	if !fold(acc, boolVerdict((d.minProps < 0 || len(m) >= d.minProps) && (d.maxProps < 0 || len(m) <= d.maxProps))) {
 		return false
 	}
@@ -584,17 +608,17 @@ func (d *decider) object(m map[string]any, depth int, acc *verdict) bool {
 		}
 	}
 	for name, x := range m {
-		if d.propertyNames != nil && !fold(acc, d.propertyNames.judge(name, depth)) {
+		if d.propertyNames != nil && !fold(acc, d.propertyNames.judge(name, depth, r)) {
 			return false
 		}
 		if s, ok := d.props[name]; ok {
-			if !fold(acc, s.judge(x, depth)) {
+			if !fold(acc, s.judge(x, depth, r)) {
 				return false
 			}
-		} else if d.additional != nil && !fold(acc, d.additional.judge(x, depth)) {
+		} else if d.additional != nil && !fold(acc, d.additional.judge(x, depth, r)) {
 			return false
 		}
-		if s, ok := d.dependentSchemas[name]; ok && !fold(acc, s.judge(m, depth)) {
+		if s, ok := d.dependentSchemas[name]; ok && !fold(acc, s.judge(m, depth, r)) {
 			return false
 		}
 	}

@@ -54,6 +54,9 @@ func judges(t testing.TB) []judge {
 		`{"allOf": [{"type": "object"}, {"required": ["command"]}]}`,
 		`{"anyOf": [{"type": "string", "minLength": 2}, {"type": "integer"}]}`,
 		`{"$defs": {"n": {"type": "array", "items": {"$ref": "#/$defs/n"}}}, "$ref": "#/$defs/n"}`,
+		// A member named with a "/" is not the member of a member: the
+		// two are told apart however the keywords are read.
+		`{"$defs": {"x": {"properties": {"q": false}, "properties/q": {"type": "string"}}}, "properties": {"z": {"$ref": "#/$defs/x"}}, "$ref": "#/$defs/x/properties~1q"}`,
 	} {
 		doc, ok := decodeJSON(t, []byte(src))
 		if !ok {
@@ -231,6 +234,12 @@ func TestDecideUnknown(t *testing.T) {
 		{`{"oneOf": [{"uniqueItems": true}, {"type": "array"}]}`, []any{"a"}},
 		{`{"if": {"uniqueItems": true}, "then": {"type": "string"}}`, []any{"a"}},
 		{`{"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}`, "x"},
+		// $refs that go round through two branches: the library reports
+		// the cycle at once; the decider gives up within its budget.
+		{`{"allOf": [{"$ref": "#"}, {"$ref": "#"}]}`, "x"},
+		// A $ref into a subschema below another $id: its own $refs
+		// resolve against that base, not the root.
+		{`{"$defs": {"N": {"$id": "n", "$defs": {"t": false}, "properties": {"a": {"$ref": "#/$defs/t"}}}, "t": true}, "$ref": "#/$defs/N/properties/a"}`, json.Number("1")},
 	} {
 		doc, ok := decodeJSON(t, []byte(tc.schema))
 		if !ok {
