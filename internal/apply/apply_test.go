@@ -399,7 +399,7 @@ func TestSpliceBlockShapes(t *testing.T) {
 	wrapped := blockBegin + "\nB\n" + blockEnd + "\n"
 	for _, tc := range []struct{ name, file, want string }{
 		{"empty", "", wrapped},
-		{"no-newline", "text", "text\n" + wrapped},
+		{"no-newline", "text", "text\n\n" + wrapped},
 		{"replace-middle", "a\n" + blockBegin + "\nold\n" + blockEnd + "\nz\n", "a\n" + wrapped + "z\n"},
 		{"replace-at-eof-without-newline", "a\n" + blockBegin + "\nold\n" + blockEnd, "a\n" + wrapped},
 	} {

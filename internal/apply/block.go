@@ -141,11 +141,7 @@ func (m markers) splice(file, block []byte) []byte {
 	}
 	out := append([]byte(nil), file...)
 	if !bytes.HasSuffix(out, []byte("\n")) {
-		// The user's last line has no line ending: it gets one, and no
-		// blank line follows, which is how remove knows the ending was
-		// agyconf's and gives the file back without it.
 		out = append(out, nl...)
-		return append(out, wrapped...)
 	}
 	out = append(out, nl...)
 	return append(out, wrapped...)
@@ -158,25 +154,18 @@ func (m markers) remove(file []byte) []byte {
 	if err != nil || !ok {
 		return file
 	}
-	bi, bn := indexLine(file, blockBegin)
+	bi, _ := indexLine(file, blockBegin)
 	out := append([]byte(nil), file[:bi]...)
-	n, _ := lineEnding(file, e+len(blockEnd))
-	rest := file[e+len(blockEnd)+n:]
-	// Drop what splice put before a block it appended, a line ending as
-	// the begin marker's: the blank line after a file that ended its
-	// last line, or the ending it gave a last line that had none (the
-	// block ends the file, and no blank line precedes it).
-	nl := []byte("\n")
-	if bn == 2 {
-		nl = []byte("\r\n")
-	}
+	// Drop the blank line spliceBlock puts before a block it appends: a
+	// line ending (LF or CRLF) right after another.
 	switch {
-	case bytes.HasSuffix(out, append([]byte("\n"), nl...)):
-		out = out[:len(out)-len(nl)]
-	case len(rest) == 0 && bytes.HasSuffix(out, nl):
-		out = out[:len(out)-len(nl)]
+	case bytes.HasSuffix(out, []byte("\n\r\n")):
+		out = out[:len(out)-2]
+	case bytes.HasSuffix(out, []byte("\n\n")):
+		out = out[:len(out)-1]
 	}
-	return append(out, rest...)
+	n, _ := lineEnding(file, e+len(blockEnd))
+	return append(out, file[e+len(blockEnd)+n:]...)
 }
 
 // lf is text with its line endings made LF — every CR right before an LF

@@ -773,15 +773,10 @@ func FuzzManagedBlockForeignText(f *testing.F) {
 		run(doc(old))
 		check("updated", old, post)
 		// Pruned: exactly the user's text is left, or no file when there
-		// was none. A last line the user left without a line ending gets
-		// none back, unless the user wrote below the block since.
+		// was none.
 		run(plan())
 		got, err := os.ReadFile(full)
-		wantAfter := slices.Concat(pre, post)
-		if len(post) == 0 {
-			wantAfter = rawPre
-		}
-		if len(wantAfter) == 0 {
+		if wantAfter := slices.Concat(pre, post); len(wantAfter) == 0 {
 			if !errors.Is(err, os.ErrNotExist) {
 				t.Fatalf("pruning the whole file's block left %q, %v", got, err)
 			}
