@@ -111,13 +111,19 @@ func shownDiff(ch apply.Change, secrets []string) string {
 	return string(apply.RedactValues([]byte(text), withCredentials(secrets, ch.Path, before, after)))
 }
 
-// withCredentials adds to secrets what an mcp_config.json shown holds
-// that import would take for a credential (importer.CredentialValues): a
+// withCredentials adds to secrets what an mcp_config.json or a hooks.json
+// shown holds that import would take for a credential
+// (importer.CredentialValues, importer.HookCredentialValues): a
 // user's own token beside agyconf's entries is no more for a CI log than
 // agyconf's secrets are. Longest first, as RedactValues takes them, and
 // none too short to redact usefully.
 func withCredentials(secrets []string, path string, texts ...string) []string {
-	if filepath.Base(path) != "mcp_config.json" {
+	find := importer.CredentialValues
+	switch filepath.Base(path) {
+	case "mcp_config.json":
+	case "hooks.json":
+		find = importer.HookCredentialValues
+	default:
 		return secrets
 	}
 	out := slices.Clone(secrets)
@@ -126,7 +132,7 @@ func withCredentials(secrets []string, path string, texts ...string) []string {
 		if err != nil {
 			continue
 		}
-		for _, v := range importer.CredentialValues(t.Value()) {
+		for _, v := range find(t.Value()) {
 			if len(v) >= 4 && !slices.Contains(out, v) {
 				out = append(out, v)
 			}

@@ -50,8 +50,10 @@ workspace scope), records it as read from secret_file(); and, wherever no
 state marks it, when it is an MCP server's env, headers, oauth or args
 value and
   - its key (an env or header name, a key in a JSON value) contains TOKEN,
-    SECRET, KEY, PASSWORD, PASSWD, AUTH, CREDENTIAL or COOKIE, or PASS not
-    followed by a letter (DB_PASS, PGPASS), any case; an
+    SECRET, KEY, PASSWORD, PASSWD, PASSPHRASE, AUTH, CREDENTIAL or
+    COOKIE, or PASS not followed by a letter (DB_PASS, PGPASS), or PWD
+    between a non-letter and a non-letter or the end (MYSQL_PWD), any
+    case; an
     oauth clientSecret always is one;
   - or its value starts with "Bearer ", "Basic " or "Token ", or holds,
     at its start or after a character other than a letter or digit, ghp_,
@@ -73,9 +75,12 @@ value and
     credentials, auth or bearer; or a header "NAME: VALUE" whose NAME
     matches the key rule.
 A hook's command has no secret_file(): one whose command line holds a
-value the value rule matches, a bearer token, or a word the args rule
-takes is not imported ("the command holds what looks like a credential"),
-and stays in hooks.json as the user's.
+value the value rule matches, a bearer token, a user and password (-u
+USER:PASS), a header or a variable set for the command whose name matches
+the key rule (X-Api-Key: …, API_KEY=…), or a word the args rule takes is
+not imported ("the command holds what looks like a credential"), and
+stays in hooks.json as the user's. agyconf diff leaves out such a command
+line, and what this rule takes in a user's mcp_config.json entries, too.
 The whole string is the secret ("Bearer …", a whole JSON argument).
 Without --out the config reads it with
 secret_file("ROOT/.config/agyconf/secrets/<server>-<name>") and a TODO

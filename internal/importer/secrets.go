@@ -38,10 +38,18 @@ var (
 	// substring match, so GITHUB_PERSONAL_ACCESS_TOKEN and X-Api-Key
 	// count; it also takes AUTHOR or KEYBOARD, a price paid in a value
 	// moved to a file, never in a value printed.
-	secretKeyRe = lazyre.New(`(?i)TOKEN|SECRET|KEY|PASSWORD|PASSWD|PASS(?:[^A-Za-z]|$)|AUTH|CREDENTIAL|COOKIE`)
+	secretKeyRe = lazyre.New(`(?i)TOKEN|SECRET|KEY|PASSWORD|PASSWD|PASSPHRASE|PASS(?:[^A-Za-z]|$)|[^A-Za-z]PWD(?:[^A-Za-z]|$)|AUTH|CREDENTIAL|COOKIE`)
 	// bearerRe: a bearer token anywhere in a command line (curl -H
 	// "Authorization: Bearer …").
 	bearerRe = lazyre.New(`(?i)(?:^|[^A-Za-z0-9])bearer\s+[A-Za-z0-9._~+/=-]{12,}`)
+	// headerInRe: a header "NAME: VALUE" anywhere in a command line,
+	// quoted or not (curl -H 'X-Api-Key: …').
+	headerInRe = lazyre.New(`([A-Za-z0-9-]+):[ \t]*[^\s'"]`)
+	// assignRe: a variable set for the command (NAME=VALUE, export
+	// NAME=VALUE).
+	assignRe = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=(?:'[^']+'|"[^"]+"|[^\s;&|'"]+)`)
+	// userPassRe: curl's and wget's -u USER:PASSWORD, --user, --password.
+	userPassRe = lazyre.New(`(?:^|\s)(?:-u|--user)[ =]?['"]?[^\s:'"]+:[^\s'"]+`)
 	// secretValueRe: the shapes of common credentials. Prefixes must start
 	// the value or follow a non-alphanumeric character and be followed by
 	// enough token characters, so task-master-ai or disk-cache are not
@@ -93,11 +101,23 @@ func valueSays(v string) bool {
 }
 
 // commandSays reports whether a hook's command line holds a credential:
-// a value valueSays, a bearer token, or one of
-// its words valueSays or argReasons (--token VALUE).
+// a value valueSays, a bearer token, a user and password (-u USER:PASS),
+// a header or a variable set for the command whose name keySays
+// (X-Api-Key: …, API_KEY=…), or one of its words argReasons takes
+// (--token VALUE).
 func commandSays(cmd string) bool {
-	if valueSays(cmd) || bearerRe().MatchString(cmd) {
+	if valueSays(cmd) || bearerRe().MatchString(cmd) || userPassRe().MatchString(cmd) {
 		return true
+	}
+	for _, m := range headerInRe().FindAllStringSubmatch(cmd, -1) {
+		if keySays(m[1]) {
+			return true
+		}
+	}
+	for _, m := range assignRe().FindAllStringSubmatch(cmd, -1) {
+		if keySays(m[1]) {
+			return true
+		}
 	}
 	words := strings.Fields(cmd)
 	for i, w := range words {
@@ -630,5 +650,36 @@ func CredentialValues(doc any) []string {
 			}
 		}
 	}
+	return out
+}
+
+// HookCredentialValues lists the command lines of a hooks.json document
+// (as encoding/json decodes it) that hold a credential (commandSays),
+// raw and as JSON escapes them: a hook's command has no secret_file(),
+// so the whole line is what a diff leaves out.
+func HookCredentialValues(doc any) []string {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if s, ok := e.(string); ok && k == "command" && commandSays(s) {
+					for _, y := range append([]string{s}, jsonEscapes(s)...) {
+						if !slices.Contains(out, y) {
+							out = append(out, y)
+						}
+					}
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
 	return out
 }

@@ -357,6 +357,7 @@ func TestSecretFileData(t *testing.T) {
 func TestKeyAndCommandSay(t *testing.T) {
 	for key, want := range map[string]bool{
 		"DB_PASS": true, "PGPASS": true, "SMTP_PASS_FILE": true, "PASSTHROUGH": false, "PASSAGE": false, "LOG_LEVEL": false,
+		"MYSQL_PWD": true, "GPG_PASSPHRASE": true, "PWD": false, "OLDPWD": false,
 	} {
 		if got := keySays(key); got != want {
 			t.Errorf("keySays(%q) = %v, want %v", key, got, want)
@@ -372,6 +373,13 @@ func TestKeyAndCommandSay(t *testing.T) {
 		`echo token refreshed; exit 0`:                               false,
 		`git -C /repo status`:                                        false,
 		`python3 "$HOME/.mempalace/hooks/save.py"`:                   false,
+		`API_KEY=s3cr3t-api-value ./notify.sh`:                       true,
+		`export SLACK_TOKEN=xyz; ./notify.sh`:                        true,
+		`curl -H 'X-Api-Key: plainsecretvalue' https://x`:            true,
+		`curl -u alice:hunter2pw https://x`:                          true,
+		`curl -H 'Content-Type: application/json' -d @- https://x`:   false,
+		`LOG_LEVEL=debug ./run.sh`:                                   false,
+		`cd "$PWD" && make`:                                          false,
 	} {
 		if got := commandSays(cmd); got != want {
 			t.Errorf("commandSays(%q) = %v, want %v", cmd, got, want)
