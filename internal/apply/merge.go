@@ -419,14 +419,15 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 // first time it merged into it), when nothing but agyconf changed it
 // since: the merged text equals, byte for byte, that file with sims
 // replayed on it (agyconf's entries put in and the text written, then
-// taken out or given back, as the live file went through it), the containers agyconf made and left
-// empty gone from both, and the replay changed no value. What the replay
-// leaves different is then only what agyconf's own edits did to the
-// text around its entries (a trailing comma, a blank line, an empty
-// "mcpServers"). Anything else (an entry agy added, a user's comment,
-// a reordering, a server disabled since) keeps the merge as it is. A
-// backup with secrets taken out never matches, and is never written
-// back.
+// taken out or given back, as the live file went through it), the
+// containers agyconf made and left empty gone from both, and the replay
+// changed no value. What the replay leaves different is then only what
+// agyconf's own edits did to the text around its entries (a trailing
+// comma, a blank line, an empty "mcpServers"). Anything else (an entry
+// agy added, a user's comment, a reordering, a server disabled since)
+// keeps the merge as it is, and so does a history the replay does not
+// reproduce (entries put in by several renders). A backup with secrets
+// taken out never matches, and is never written back.
 func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax, sims []replayed) func([]byte) []byte {
 	keep := func(b []byte) []byte { return b }
 	var id string

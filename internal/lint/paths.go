@@ -218,7 +218,7 @@ func discover(dir string, plugins *pluginDirs, add func(found)) error {
 	base := strings.Split(filepath.ToSlash(abs), "/")
 	// The given folder counts as inside a layout when it is a root, a
 	// .gemini folder, a plugin, or lies below one of those.
-	w := walker{plugins: plugins, add: add, ignore: ignoreFile(), root: abs}
+	w := walker{plugins: plugins, add: add, ignore: ignoreFile(), root: abs, own: slices.Contains(base, ".gemini")}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		w.root = real
 	}
@@ -239,18 +239,22 @@ type walker struct {
 	// root is the walked folder, its links resolved: a link in a
 	// workspace or a plugin is read through only to a file within it.
 	root string
+	// own: the walked folder is, or lies in, a .gemini folder: the
+	// user's own configuration, whose links are the user's.
+	own bool
 }
 
 // mayFollow reports whether the walk reads a file agy reads through the
-// link at path (segs, from the root of the filesystem): always under a
-// .gemini folder, the user's own configuration, where Home Manager links
-// every file into the Nix store; in a workspace or a plugin, which may be
-// a clone of anyone's repository, only to a file within the walked
-// folder, so that a planted link cannot bring a file from elsewhere on
-// the machine (a credential) into validate's messages. A link that
-// leads nowhere is left to the read, which names it.
-func (w *walker) mayFollow(path string, segs []string) (target string, ok bool) {
-	if slices.Contains(segs, ".gemini") {
+// link at path: always when the walked folder is a .gemini folder (or in
+// one), the user's own configuration; otherwise — a workspace or a
+// plugin, which may be a clone of anyone's repository, a .gemini folder
+// in it included — only to a file within the walked folder or in the
+// Nix store (Home Manager's links; the store is readable by all), so
+// that a planted link cannot bring a file from elsewhere on the machine
+// (a credential) into validate's messages. A link that leads nowhere is
+// left to the read, which names it.
+func (w *walker) mayFollow(path string) (target string, ok bool) {
+	if w.own {
 		return "", true
 	}
 	real, err := filepath.EvalSymlinks(path)
@@ -260,7 +264,7 @@ func (w *walker) mayFollow(path string, segs []string) (target string, ok bool) 
 	if err != nil {
 		return "", true
 	}
-	if real == w.root || strings.HasPrefix(real, w.root+string(filepath.Separator)) {
+	if real == w.root || strings.HasPrefix(real, w.root+string(filepath.Separator)) || strings.HasPrefix(real, "/nix/store/") {
 		return real, true
 	}
 	return real, false
@@ -310,7 +314,21 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 		if !regular && e.Type()&(fs.ModeSymlink|fs.ModeNamedPipe|fs.ModeDevice|fs.ModeCharDevice|fs.ModeSocket) == 0 {
 			continue
 		}
+		// follow says whether a link, of a name agy reads, may be read
+		// through (mayFollow).
+		follow := func() error {
+			if e.Type()&fs.ModeSymlink == 0 {
+				return nil
+			}
+			if target, ok := w.mayFollow(child); !ok {
+				return fmt.Errorf("%s is a link to %s, outside %s: in a workspace or a plugin, validate reads through a link only to a file within the folder it checks (a cloned repository's link may lead to any file on this machine)", child, target, w.root)
+			}
+			return nil
+		}
 		if name == w.ignore {
+			if err := follow(); err != nil {
+				return err
+			}
 			// At the workspace root, outside every customization root.
 			w.add(found{child, kindIgnore, regular})
 			continue
@@ -326,10 +344,8 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 					continue // not a settings file Antigravity reads
 				}
 			}
-			if e.Type()&fs.ModeSymlink != 0 {
-				if target, ok := w.mayFollow(child, csegs); !ok {
-					return fmt.Errorf("%s is a link to %s, outside %s: in a workspace or a plugin, validate reads through a link only to a file within the folder it checks (a cloned repository's link may lead to any file on this machine)", child, target, w.root)
-				}
+			if err := follow(); err != nil {
+				return err
 			}
 			w.add(found{child, k, regular})
 		}
