@@ -84,10 +84,13 @@ const (
 // reports the cycle.
 const maxDecideDepth = 256
 
-// annotations are the keywords that never fail a value.
-var annotations = map[string]bool{
-	"$comment": true, "$defs": true, "title": true, "description": true,
-	"default": true, "examples": true, "deprecated": true, "readOnly": true, "writeOnly": true,
+// annotation reports whether k is a keyword that never fails a value.
+func annotation(k string) bool {
+	switch k {
+	case "$comment", "$defs", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly":
+		return true
+	}
+	return false
 }
 
 // newDecider builds the decider of a schema document (as encoding/json
@@ -158,6 +161,19 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		}
 		return out, true
 	}
+	// members builds the subschemas of an object of them, by name
+	// (properties, dependentSchemas).
+	members := func(v any) (map[string]*decider, bool) {
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			return nil, false
+		}
+		out := make(map[string]*decider, len(m))
+		for name, s := range m {
+			out[name] = sub(s, name)
+		}
+		return out, true
+	}
 	var ok bool
 	switch k {
 	case "$id":
@@ -189,15 +205,8 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		d.format = validateInt32
 		return true
 	case "properties":
-		m, isMap := v.(map[string]any)
-		if !isMap {
-			return false
-		}
-		d.props = make(map[string]*decider, len(m))
-		for name, s := range m {
-			d.props[name] = sub(s, name)
-		}
-		return true
+		d.props, ok = members(v)
+		return ok
 	case "required":
 		d.required, ok = stringList(v)
 		return ok
@@ -208,15 +217,8 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		d.propertyNames = sub(v)
 		return true
 	case "dependentSchemas":
-		m, isMap := v.(map[string]any)
-		if !isMap {
-			return false
-		}
-		d.dependentSchemas = make(map[string]*decider, len(m))
-		for name, s := range m {
-			d.dependentSchemas[name] = sub(s, name)
-		}
-		return true
+		d.dependentSchemas, ok = members(v)
+		return ok
 	case "dependentRequired":
 		m, isMap := v.(map[string]any)
 		if !isMap {
@@ -300,7 +302,7 @@ func (b *deciderBuilder) keyword(d *decider, ptr, k string, v any, root bool) bo
 		d.els = sub(v)
 		return true
 	}
-	return annotations[k]
+	return annotation(k)
 }
 
 // resolve finds the subschema a $ref names, when it is a JSON pointer into

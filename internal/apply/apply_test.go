@@ -517,7 +517,7 @@ func TestAgyTogglesStay(t *testing.T) {
 			srv["disabled"] = *disabled
 		}
 		return &render.Document{Path: "cfg/mcp_config.json", Mode: render.ModeFile, JSON: map[string]any{"mcpServers": map[string]any{"gh": srv}},
-			Merge: &render.Merge{Parent: []string{"mcpServers"}, AgyFields: []string{"disabled"}}}
+			Merge: &render.Merge{Parent: []string{"mcpServers"}}}
 	}
 	if _, err := e.run(plan(doc("gh-v1", nil))); err != nil {
 		t.Fatal(err)

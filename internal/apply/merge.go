@@ -208,8 +208,9 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 			}
 			// What agy toggles itself, and the config does not set, is
 			// the user's: it neither counts as an edit nor is overwritten.
-			liveRaw = keepAgyFields(liveRaw, wantRaw, d.Merge.AgyFields, &wantRaw)
-			if liveHash, err = redactedHash(stripFields(liveRaw, d.Merge.AgyFields, redRaw), ptrs); err != nil {
+			agyFields := render.AgyFieldsUnder(u.path[:len(u.path)-1])
+			liveRaw = keepAgyFields(liveRaw, wantRaw, agyFields, &wantRaw)
+			if liveHash, err = redactedHash(stripFields(liveRaw, agyFields, redRaw), ptrs); err != nil {
 				return nil, fmt.Errorf("%s %s: %w", d.Path, pointer(u.path), err)
 			}
 			a, _ := jsonmerge.Canonical(liveRaw)

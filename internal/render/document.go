@@ -123,17 +123,14 @@ type Merge struct {
 	// Defaults are members agy rewrites itself (the CLI's model): agyconf
 	// writes them when absent and never fights over them.
 	Defaults []string
-	// AgyFields are members of each entry that agy sets itself (`agy mcp
-	// disable` sets a server's "disabled"): where the config does not set
-	// one, agy's value is kept, and is not an edit.
-	AgyFields []string
 }
 
 // AgyFieldsUnder lists the members agy sets itself in each entry under
-// parent (Merge.AgyFields): a server's "disabled", which `agy mcp
-// disable` writes. It is a fact of where the entry lives, so that an
-// entry the config no longer has (clean, a server dropped) is judged by
-// it as well as one the config still declares.
+// parent: a server's "disabled", which `agy mcp disable` writes. Where
+// the config does not set one, agy's value is kept, and is not an edit.
+// It is a fact of where the entry lives, so that an entry the config no
+// longer has (clean, a server dropped) is judged by it as well as one the
+// config still declares.
 func AgyFieldsUnder(parent []string) []string {
 	if len(parent) == 1 && parent[0] == "mcpServers" {
 		return []string{"disabled"}

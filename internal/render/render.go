@@ -189,7 +189,7 @@ func (r *renderer) mcpConfig() {
 		r.noPlace(agy.MCPConfig, r.cfg.MCPServers[0].Range)
 	}
 	for _, p := range paths {
-		r.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaOf(agy.MCPConfig), JSON: doc, Merge: &Merge{Parent: []string{"mcpServers"}, AgyFields: AgyFieldsUnder([]string{"mcpServers"})}, Origins: org})
+		r.add(&Document{Path: p, Mode: modeFor(secret), Schema: SchemaOf(agy.MCPConfig), JSON: doc, Merge: &Merge{Parent: []string{"mcpServers"}}, Origins: org})
 	}
 }
 
