@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -15,7 +14,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
@@ -78,20 +76,17 @@ type Validator struct {
 
 type docSchema struct {
 	name string
-	// decider passes most valid documents without the library
-	// (decide.go); compiled, the library's schema, judges the rest and
-	// says what is wrong. It is compiled on first use: a run whose
-	// documents all pass the decider never compiles it.
-	decider    *decider
-	compileMu  sync.Mutex
-	compiled   *jsonschema.Schema
-	compileErr error
+	// decider passes most valid documents without building what failed
+	// (decide.go); the evaluator's nodes (evaluate.go) judge the rest and
+	// say what is wrong. They are compiled on first use: a run whose
+	// documents all pass the decider never compiles them.
+	decider   *decider
+	nodesOnce sync.Once
+	root      *node
+	rootErr   error
 	// source is the schema document, for the descriptions findings quote.
 	source  any
 	printer *message.Printer
-	// subs are subschemas compiled on demand (repairPropertyNames).
-	mu   sync.Mutex
-	subs map[string]*jsonschema.Schema
 }
 
 // NewValidator compiles the named schemas, or every embedded schema when
@@ -245,46 +240,13 @@ func (v *Validator) ValidateValue(name string, value any) error {
 	if err != nil {
 		return err
 	}
-	return docError(name, ds.validate(value, valueLocator{value}))
+	return docError(name, ds.validate(value, valueLocator{}))
 }
 
-// valueLocator locates in a document held as a value: no positions, and
-// objects' members in sorted order.
-type valueLocator struct{ root any }
+// valueLocator locates in a document held as a value: no positions.
+type valueLocator struct{}
 
 func (valueLocator) locate([]string, bool) (int, int) { return 0, 0 }
-
-func (l valueLocator) objectsWithKey(depth int, key string) [][]string {
-	var out [][]string
-	var path []string
-	var walk func(v any, d int)
-	walk = func(v any, d int) {
-		if d == depth {
-			if m, ok := v.(map[string]any); ok {
-				if _, ok := m[key]; ok {
-					out = append(out, slices.Clone(path))
-				}
-			}
-			return
-		}
-		switch x := v.(type) {
-		case map[string]any:
-			for _, k := range slices.Sorted(maps.Keys(x)) {
-				path = append(path, k)
-				walk(x[k], d+1)
-				path = path[:len(path)-1]
-			}
-		case []any:
-			for i, e := range x {
-				path = append(path, strconv.Itoa(i))
-				walk(e, d+1)
-				path = path[:len(path)-1]
-			}
-		}
-	}
-	walk(l.root, 0)
-	return out
-}
 
 const invalidUTF8Message = "invalid UTF-8: Go's encoding/json silently replaces it with U+FFFD, so agy would read other text than the file holds"
 
@@ -521,11 +483,6 @@ func (l *yamlLocator) locate(path []string, atKey bool) (int, int) {
 	return s.value.lineCol()
 }
 
-// objectsWithKey: no frontmatter schema has propertyNames, whose failures
-// are the only ones that need it, so frontmatter findings keep the
-// validator's path.
-func (l *yamlLocator) objectsWithKey(int, string) [][]string { return nil }
-
 func (l *yamlLocator) member(m *yaml.Node, name string) (int, bool) {
 	keys, ok := l.keys[m]
 	if !ok {
@@ -664,15 +621,11 @@ func compileDocument(name string) (*docSchema, error) {
 	return &docSchema{name: name, decider: newDecider(doc), source: doc, printer: message.NewPrinter(language.English)}, nil
 }
 
-// schema is the library's compiled schema, compiled the first time a
+// nodes is the schema compiled for the evaluator, the first time a
 // document needs it.
-func (ds *docSchema) schema() (*jsonschema.Schema, error) {
-	ds.compileMu.Lock()
-	defer ds.compileMu.Unlock()
-	if ds.compiled == nil && ds.compileErr == nil {
-		ds.compiled, ds.compileErr = compileParsed(ds.name, ds.source)
-	}
-	return ds.compiled, ds.compileErr
+func (ds *docSchema) nodes() (*node, error) {
+	ds.nodesOnce.Do(func() { ds.root, ds.rootErr = compileNodes(URL(ds.name), ds.source) })
+	return ds.root, ds.rootErr
 }
 
 // validateInt32 is format "int32": a number written as a JSON integer
@@ -694,11 +647,13 @@ func validateInt32(v any) error {
 	if !ok || !r.IsInt() {
 		return nil
 	}
+	// The range first: 1e999999 is a whole number of a million digits,
+	// which a message must not spell.
+	if !r.Num().IsInt64() || r.Num().Int64() < math.MinInt32 || r.Num().Int64() > math.MaxInt32 {
+		return errors.New("out of the int32 range agy reads (reference §2.2)")
+	}
 	if strings.ContainsAny(lit, ".eE") {
 		return fmt.Errorf("agy's Go encoding/json reads an int32 and refuses a number written with a fraction or an exponent (a load error, reference §2.2); write %s", r.Num())
-	}
-	if _, err := strconv.ParseInt(lit, 10, 32); err != nil {
-		return errors.New("out of the int32 range agy reads (reference §2.2)")
 	}
 	return nil
 }
@@ -708,10 +663,6 @@ type locator interface {
 	// name's position when atKey is set; for a path into no value, the
 	// start of its deepest ancestor that is one.
 	locate(path []string, atKey bool) (line, col int)
-	// objectsWithKey lists, in document order, the paths of the objects
-	// depth levels down that hold a member named key (nil when the
-	// locator cannot tell).
-	objectsWithKey(depth int, key string) [][]string
 }
 
 // treeLocator locates in a JSON document through the one reader.
@@ -720,10 +671,6 @@ type treeLocator struct{ t *jsonmerge.Tree }
 func (l treeLocator) locate(path []string, atKey bool) (int, int) {
 	line, col, _ := l.t.Locate(path, atKey)
 	return line, col
-}
-
-func (l treeLocator) objectsWithKey(depth int, key string) [][]string {
-	return l.t.ObjectsWithKey(depth, key)
 }
 
 // MaxFindings bounds the schema findings listed for one document; one more
@@ -744,16 +691,6 @@ type rawFinding struct {
 	// names marks a finding about a key's name, which supersedes every
 	// other finding at or under that key.
 	names bool
-	// pn is set for a propertyNames failure, whose path the validator
-	// does not report faithfully (see repairPropertyNames).
-	pn *pnFailure
-}
-
-// pnFailure is a propertyNames failure as the validator reports it: the
-// depth of the object, the name, and the propertyNames schema.
-type pnFailure struct {
-	depth     int
-	prop, url string
 }
 
 // collector gathers raw findings up to maxCollected and counts the rest.
@@ -775,22 +712,18 @@ func (ds *docSchema) validate(value any, loc locator) []Finding {
 	if ds.decider.decide(value) == valid {
 		return nil
 	}
-	compiled, err := ds.schema()
-	if err == nil {
-		err = compiled.Validate(value)
-	}
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+	root, err := ds.nodes()
+	if err != nil {
 		line, col := loc.locate(nil, false)
 		return []Finding{{Line: line, Column: col, Message: err.Error()}}
 	}
+	f := root.evaluate(value)
+	if f == nil {
+		return nil
+	}
 	c := &collector{ds: ds}
-	c.collect(ve)
+	c.collect(f)
 	raws := c.out
-	ds.repairPropertyNames(raws, value, loc)
 	sup := &trie{}
 	for _, r := range raws {
 		if r.names {
@@ -913,128 +846,18 @@ func comparePaths(a, b []string) int {
 	return len(a) - len(b)
 }
 
-// repairPropertyNames gives each propertyNames failure the path of the
-// object it is about. santhosh-tekuri/jsonschema v6.0.3 stores that path
-// without copying it (validator.go: verr.InstanceLocation = vd.vloc;
-// upstream pull request 269), so validating a later sibling overwrites it,
-// and which sibling comes last depends on Go's map order: the same document
-// gave different findings from run to run. Only the path's length survives.
-// The objects at that depth holding the name are found in the document; when
-// there are more of them than failures, those whose object schema refuses
-// the name are kept, found by validating each against it.
-func (ds *docSchema) repairPropertyNames(raws []rawFinding, value any, loc locator) {
-	groups := map[pnFailure][]int{}
-	var keys []pnFailure
-	for i, r := range raws {
-		if r.pn == nil {
-			continue
+// sortedCauses orders a failure's causes by where and what they are:
+// closest and nameMessages take the first of equals, and the library the
+// evaluator follows lists an object's members in Go's map order.
+func sortedCauses(e *failure) []*failure {
+	cs := slices.Clone(e.causes)
+	key := func(c *failure) []string {
+		if pn, ok := c.kind.(*kind.PropertyNames); ok {
+			// First, by name: the order the library's findings were
+			// listed in when its paths for them could not be trusted.
+			return []string{"\x00propertyNames", pn.Property, c.schemaURL}
 		}
-		if _, ok := groups[*r.pn]; !ok {
-			keys = append(keys, *r.pn)
-		}
-		groups[*r.pn] = append(groups[*r.pn], i)
-	}
-	for _, k := range keys {
-		idx := groups[k]
-		cands := loc.objectsWithKey(k.depth, k.prop)
-		if len(cands) > len(idx) {
-			cands = ds.refusing(cands, k, value)
-		}
-		for n, i := range idx {
-			var obj []string
-			if n < len(cands) {
-				obj = cands[n]
-			} else if len(cands) > 0 {
-				obj = cands[len(cands)-1] // a repeat, merged as one
-			}
-			raws[i].path = append(slices.Clip(obj), k.prop)
-		}
-	}
-}
-
-// refusing keeps the objects at paths whose schema (the one holding the
-// propertyNames at k.url) refuses the name k.prop.
-func (ds *docSchema) refusing(paths [][]string, k pnFailure, value any) [][]string {
-	sub, err := ds.subschema(strings.TrimSuffix(k.url, "/propertyNames"))
-	if err != nil {
-		return paths
-	}
-	var out [][]string
-	for _, p := range paths {
-		err := sub.Validate(valueAt(value, p))
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) && refusesName(ve, k.prop) {
-			out = append(out, p)
-		}
-	}
-	if len(out) == 0 {
-		return paths
-	}
-	return out
-}
-
-// refusesName reports whether a validation of one object (so at depth 0,
-// where the stored path cannot be overwritten) refused the name prop.
-func refusesName(e *jsonschema.ValidationError, prop string) bool {
-	if pn, ok := e.ErrorKind.(*kind.PropertyNames); ok && pn.Property == prop && len(e.InstanceLocation) == 0 {
-		return true
-	}
-	for _, c := range e.Causes {
-		if refusesName(c, prop) {
-			return true
-		}
-	}
-	return false
-}
-
-func valueAt(v any, path []string) any {
-	for _, s := range path {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[s]
-		case []any:
-			i, err := strconv.Atoi(s)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
-// subschema compiles the schema at an absolute location of this document
-// once.
-func (ds *docSchema) subschema(url string) (*jsonschema.Schema, error) {
-	ds.mu.Lock()
-	defer ds.mu.Unlock()
-	if s, ok := ds.subs[url]; ok {
-		return s, nil
-	}
-	s, err := compileURL(ds.name, url)
-	if err != nil {
-		return nil, err
-	}
-	if ds.subs == nil {
-		ds.subs = map[string]*jsonschema.Schema{}
-	}
-	ds.subs[url] = s
-	return s, nil
-}
-
-// sortedCauses orders a failure's causes by where and what they are: the
-// validator lists them in Go's map order for an object's members, and
-// closest and nameMessages take the first of equals.
-func sortedCauses(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	cs := slices.Clone(e.Causes)
-	key := func(c *jsonschema.ValidationError) []string {
-		if pn, ok := c.ErrorKind.(*kind.PropertyNames); ok {
-			// Its path is not to be trusted (repairPropertyNames).
-			return []string{"\x00propertyNames", pn.Property, c.SchemaURL}
-		}
-		return append(slices.Clip(c.InstanceLocation), "\x00", c.SchemaURL, fmt.Sprintf("%T", c.ErrorKind))
+		return append(slices.Clip(c.loc), "\x00", c.schemaURL, fmt.Sprintf("%T", c.kind))
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return comparePaths(key(cs[i]), key(cs[j])) < 0 })
 	return cs
@@ -1044,23 +867,23 @@ func sortedCauses(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 // own messages; for a failed oneOf or anyOf only the alternative that came
 // closest, so a handler missing one key is not also told it is not a
 // prompt handler.
-func (c *collector) collect(e *jsonschema.ValidationError) {
+func (c *collector) collect(e *failure) {
 	ds := c.ds
-	loc := slices.Clip(e.InstanceLocation)
-	switch k := e.ErrorKind.(type) {
+	loc := slices.Clip(e.loc)
+	switch k := e.kind.(type) {
 	case *kind.PropertyNames:
 		var msgs []string
 		for _, cause := range sortedCauses(e) {
 			msgs = append(msgs, ds.nameMessages(cause)...)
 		}
 		if len(msgs) == 0 {
-			if d := ds.description(e.SchemaURL); d != "" {
+			if d := ds.description(e.schemaURL); d != "" {
 				msgs = []string{d}
 			} else {
 				msgs = []string{"not allowed"}
 			}
 		}
-		c.add(rawFinding{pn: &pnFailure{depth: len(e.InstanceLocation), prop: k.Property, url: e.SchemaURL}, atKey: true, names: true,
+		c.add(rawFinding{path: append(loc, k.Property), atKey: true, names: true,
 			msg: fmt.Sprintf("key %q is not allowed here: %s", short(k.Property), strings.Join(msgs, "; "))})
 		return
 	case *kind.AdditionalProperties:
@@ -1074,22 +897,22 @@ func (c *collector) collect(e *jsonschema.ValidationError) {
 		}
 		return
 	case *kind.Not, *kind.FalseSchema:
-		msg := ds.description(e.SchemaURL)
+		msg := ds.description(e.schemaURL)
 		if msg == "" {
 			msg = "not allowed here"
 		}
 		c.add(rawFinding{path: loc, atKey: true, msg: msg})
 		return
 	case *kind.OneOf, *kind.AnyOf:
-		if len(e.Causes) > 0 {
+		if len(e.causes) > 0 {
 			for _, r := range ds.closest(e) {
 				c.add(r)
 			}
 			return
 		}
 	}
-	if len(e.Causes) == 0 {
-		c.add(rawFinding{path: loc, msg: e.ErrorKind.LocalizedString(ds.printer)})
+	if len(e.causes) == 0 {
+		c.add(rawFinding{path: loc, msg: e.kind.LocalizedString(ds.printer)})
 		return
 	}
 	for _, cause := range sortedCauses(e) {
@@ -1099,7 +922,7 @@ func (c *collector) collect(e *jsonschema.ValidationError) {
 
 // collectAll is collect of one error tree into a list of its own, for the
 // comparisons of closest and nameMessages.
-func (ds *docSchema) collectAll(e *jsonschema.ValidationError) []rawFinding {
+func (ds *docSchema) collectAll(e *failure) []rawFinding {
 	c := &collector{ds: ds}
 	c.collect(e)
 	return c.out
@@ -1108,11 +931,11 @@ func (ds *docSchema) collectAll(e *jsonschema.ValidationError) []rawFinding {
 // nameMessages says why a key's name failed its propertyNames schema. A
 // name outside a list also gets the list's description: why the list is
 // what it is.
-func (ds *docSchema) nameMessages(e *jsonschema.ValidationError) []string {
-	switch e.ErrorKind.(type) {
+func (ds *docSchema) nameMessages(e *failure) []string {
+	switch e.kind.(type) {
 	case *kind.Enum, *kind.Const:
-		msg := e.ErrorKind.LocalizedString(ds.printer)
-		if d := ds.description(e.SchemaURL); d != "" {
+		msg := e.kind.LocalizedString(ds.printer)
+		if d := ds.description(e.schemaURL); d != "" {
 			msg = strings.TrimSuffix(d, ".") + "; " + msg
 		}
 		return []string{msg}
@@ -1135,8 +958,8 @@ func (ds *docSchema) nameMessages(e *jsonschema.ValidationError) []string {
 // as a handler's type) matched, then the one with the fewest findings,
 // then the first. When every alternative only misses a required key, the
 // finding says which keys would do.
-func (ds *docSchema) closest(e *jsonschema.ValidationError) []rawFinding {
-	depth := len(e.InstanceLocation)
+func (ds *docSchema) closest(e *failure) []rawFinding {
+	depth := len(e.loc)
 	var missing []string
 	allRequired := true
 	best, bestScore := []rawFinding(nil), [2]int{-1, -1}
@@ -1161,25 +984,25 @@ func (ds *docSchema) closest(e *jsonschema.ValidationError) []rawFinding {
 			quoted[i] = strconv.Quote(m)
 		}
 		msg := "missing one of " + strings.Join(quoted, ", ")
-		if d := ds.description(e.SchemaURL); d != "" {
+		if d := ds.description(e.schemaURL); d != "" {
 			msg += ". " + d
 		}
-		return []rawFinding{{path: slices.Clip(e.InstanceLocation), msg: msg}}
+		return []rawFinding{{path: slices.Clip(e.loc), msg: msg}}
 	}
 	return best
 }
 
 // onlyRequired reports whether an alternative failed only for missing
 // keys of the object at depth, and which.
-func onlyRequired(e *jsonschema.ValidationError, depth int) ([]string, bool) {
-	if r, ok := e.ErrorKind.(*kind.Required); ok && len(e.InstanceLocation) == depth {
+func onlyRequired(e *failure, depth int) ([]string, bool) {
+	if r, ok := e.kind.(*kind.Required); ok && len(e.loc) == depth {
 		return r.Missing, true
 	}
-	if len(e.Causes) == 0 {
+	if len(e.causes) == 0 {
 		return nil, false
 	}
 	var all []string
-	for _, c := range e.Causes {
+	for _, c := range e.causes {
 		m, ok := onlyRequired(c, depth)
 		if !ok {
 			return nil, false
@@ -1189,14 +1012,14 @@ func onlyRequired(e *jsonschema.ValidationError, depth int) ([]string, bool) {
 	return all, true
 }
 
-func discriminatorMiss(e *jsonschema.ValidationError, depth int) bool {
-	switch e.ErrorKind.(type) {
+func discriminatorMiss(e *failure, depth int) bool {
+	switch e.kind.(type) {
 	case *kind.Const, *kind.Enum:
-		if len(e.InstanceLocation) == depth+1 {
+		if len(e.loc) == depth+1 {
 			return true
 		}
 	}
-	for _, c := range e.Causes {
+	for _, c := range e.causes {
 		if discriminatorMiss(c, depth) {
 			return true
 		}

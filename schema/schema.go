@@ -1,7 +1,7 @@
 // Package schema embeds agyconf's JSON Schemas (2020-12): the schema of
 // the input's JSON form, and, as they are added, the schemas of every
 // document agyconf writes. The files are the source of truth; this package
-// only makes them available to the binary and compiles them.
+// makes them available to the binary; evaluate.go applies them.
 package schema
 
 import (
@@ -9,12 +9,11 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 //go:embed *.schema.json
@@ -66,80 +65,24 @@ func URL(name string) string {
 	return "https://raw.githubusercontent.com/agyconf/agyconf/main/schema/" + path.Clean(name) + ".schema.json"
 }
 
-// Compile compiles the named schema, asserting formats: the output
-// schemas use format "int32" for what Go's encoding/json reads into an
-// int32 (agy's hook timeouts).
-func Compile(name string) (*jsonschema.Schema, error) {
-	s, _, err := compile(name)
-	return s, err
-}
-
-// compileURL compiles the schema at url, an absolute location inside the
-// named schema (its URL with a fragment).
-func compileURL(name, url string) (*jsonschema.Schema, error) {
-	src, err := Source(name)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
-	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
-	}
-	c := newCompiler()
-	if err := c.AddResource(URL(name), doc); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
-	}
-	return c.Compile(url)
-}
-
-func newCompiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	c.RegisterFormat(&jsonschema.Format{Name: "int32", Validate: validateInt32})
-	return c
-}
-
-// compile also returns the schema's parsed source, for the descriptions
-// findings quote.
-func compile(name string) (*jsonschema.Schema, any, error) {
-	doc, err := parse(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := compileParsed(name, doc)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, doc, nil
-}
-
-// parse reads the named schema's source as the library reads it.
+// parse reads the named schema's source as encoding/json with UseNumber
+// reads it: numbers keep their literal, which the bounds and the
+// messages use.
 func parse(name string) (any, error) {
 	src, err := Source(name)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
-	if err != nil {
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("schema %s: data after the top-level value", name)
 	}
 	return doc, nil
-}
-
-// compileParsed compiles the named schema from its parsed source, which
-// the compiler keeps as it is: the same doc may be compiled again, and
-// read (docSchema.source).
-func compileParsed(name string, doc any) (*jsonschema.Schema, error) {
-	c := newCompiler()
-	if err := c.AddResource(URL(name), doc); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
-	}
-	s, err := c.Compile(URL(name))
-	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
-	}
-	return s, nil
 }
 
 // Example returns the first of the named schema's "examples": for a hook's
