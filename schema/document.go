@@ -76,11 +76,8 @@ type Validator struct {
 
 type docSchema struct {
 	name string
-	// decider passes most valid documents without building what failed
-	// (decide.go); the evaluator's nodes (evaluate.go) judge the rest and
-	// say what is wrong. They are compiled on first use: a run whose
-	// documents all pass the decider never compiles them.
-	decider   *decider
+	// The evaluator's nodes (evaluate.go), compiled the first time a
+	// document of this schema is checked.
 	nodesOnce sync.Once
 	root      *node
 	rootErr   error
@@ -618,7 +615,7 @@ func compileDocument(name string) (*docSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &docSchema{name: name, decider: newDecider(doc), source: doc, printer: message.NewPrinter(language.English)}, nil
+	return &docSchema{name: name, source: doc, printer: message.NewPrinter(language.English)}, nil
 }
 
 // nodes is the schema compiled for the evaluator, the first time a
@@ -709,13 +706,14 @@ func (c *collector) add(r rawFinding) {
 }
 
 func (ds *docSchema) validate(value any, loc locator) []Finding {
-	if ds.decider.decide(value) == valid {
-		return nil
-	}
 	root, err := ds.nodes()
 	if err != nil {
 		line, col := loc.locate(nil, false)
 		return []Finding{{Line: line, Column: col, Message: err.Error()}}
+	}
+	// Nearly every document passes: the quick check builds nothing.
+	if root.passes(value) {
+		return nil
 	}
 	f := root.evaluate(value)
 	if f == nil {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -18,28 +19,31 @@ import (
 	"golang.org/x/text/message"
 )
 
-// This file is agyconf's JSON Schema evaluator: it says what is wrong
-// with a value the decider (decide.go) did not pass. It replaces
-// jsonschema/v6 in the binary, whose package init compiled the five draft
-// metaschemas on every start of every command: 8–9 ms of an `agyconf
-// version` that took 17 (docs/benchmarks.md, seventh pass). The library
-// stays the oracle in the tests.
+// This file is agyconf's JSON Schema evaluator. It replaces jsonschema/v6
+// in the binary, whose package init compiled the five draft metaschemas
+// on every start of every command: 9–10 ms of an `agyconf version` that
+// took 18 (docs/benchmarks.md, seventh pass). The library stays the
+// oracle of the tests.
 //
 // The evaluator implements the keywords agyconf's own schemas use, in
 // draft 2020-12 as jsonschema/v6 v6.0.3 implements them, and builds the
-// same tree of failures the library's validator builds, with the
-// library's error kinds (its kind package, which has no init of its own):
-// findings are made from that tree (document.go), so they are the
-// library's findings. TestEvaluateAgrees holds the two trees equal on
-// every schema's corpus, on mutations of it and on generated documents,
-// and FuzzEvaluateAgrees on what the fuzzer finds. A schema using a
-// keyword outside that set does not compile (compileNodes), and the test
-// of every embedded schema compiling says so the day one is added.
+// tree of failures the library's validator builds, with the library's
+// error kinds (its kind package, which has no init of its own): findings
+// are made from that tree (document.go), so they are the library's
+// findings. passes is the same evaluation asked only for a verdict, as
+// the library's boolResult: it builds nothing, and is all a valid
+// document costs. TestEvaluateAgrees holds both to the library on every
+// schema's corpus, on mutations of it and on generated documents, and
+// FuzzEvaluateAgrees on what the fuzzer finds. A schema using a keyword
+// outside that set does not compile (compileNodes, TestEvaluatorRefuses),
+// and TestCompileAll compiles every embedded schema.
 //
-// One difference is deliberate: the library stores a propertyNames
+// Two differences are deliberate. The library stores a propertyNames
 // failure's instance location without copying it, so a later sibling
 // overwrites it (upstream pull request 269); the evaluator keeps the
-// object's own location.
+// object's own location. And where a bound applies to a number big.Rat
+// cannot read (1e99999999), the library dereferences nil; the evaluator
+// reports it.
 
 // node is one compiled subschema.
 type node struct {
@@ -69,6 +73,8 @@ type node struct {
 	maxProps          int
 	dependentSchemas  map[string]*node
 	dependentRequired map[string][]string
+	// The names of both, sorted once: the order failures are listed in.
+	dependentSchemaNames, dependentRequiredNames []string
 
 	// Arrays.
 	items       *node
@@ -128,11 +134,16 @@ type nodeBuilder struct {
 	base  string
 	root  any
 	built map[string]*node // by JSON pointer from the root
-	err   error
+	// err is the first thing wrong found, at errPtr.
+	err    error
+	errPtr string
 }
 
+// fail records what is wrong at ptr. Of several, the first in pointer
+// order is kept, whatever order the keywords were read in.
 func (b *nodeBuilder) fail(ptr, format string, args ...any) {
-	if b.err == nil {
+	if b.err == nil || ptr < b.errPtr {
+		b.errPtr = ptr
 		b.err = fmt.Errorf("schema %s at %q: %s", b.base, "#"+ptr, fmt.Sprintf(format, args...))
 	}
 }
@@ -140,6 +151,9 @@ func (b *nodeBuilder) fail(ptr, format string, args ...any) {
 // location spells the location of the subschema at ptr as the library
 // does.
 func (b *nodeBuilder) location(ptr string) string {
+	if !strings.ContainsFunc(ptr, pathEscapes) {
+		return b.base + "#" + ptr
+	}
 	var sb strings.Builder
 	sb.WriteString(b.base)
 	sb.WriteByte('#')
@@ -152,6 +166,16 @@ func (b *nodeBuilder) location(ptr string) string {
 	return sb.String()
 }
 
+// pathEscapes reports whether url.PathEscape changes r (the separator
+// '/' aside): all but letters, digits and -_.~$&+=:@.
+func pathEscapes(r rune) bool {
+	switch {
+	case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '/':
+		return false
+	}
+	return !strings.ContainsRune("-_.~$&+=:@", r)
+}
+
 func (b *nodeBuilder) at(ptr string, s any, root bool) *node {
 	if n, ok := b.built[ptr]; ok {
 		return n
@@ -162,9 +186,8 @@ func (b *nodeBuilder) at(ptr string, s any, root bool) *node {
 	case bool:
 		n.boolean = &s
 	case map[string]any:
-		// Sorted, so that the first error reported is always the same.
-		for _, k := range slices.Sorted(maps.Keys(s)) {
-			b.keyword(n, ptr, k, s[k], root)
+		for k, v := range s {
+			b.keyword(n, ptr, k, v, root)
 		}
 	default:
 		b.fail(ptr, "a schema is an object or a boolean, not %T", s)
@@ -278,6 +301,7 @@ func (b *nodeBuilder) keyword(n *node, ptr, k string, v any, root bool) {
 		n.propertyNames = sub(v)
 	case "dependentSchemas":
 		n.dependentSchemas = members(v)
+		n.dependentSchemaNames = slices.Sorted(maps.Keys(n.dependentSchemas))
 	case "dependentRequired":
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -288,6 +312,7 @@ func (b *nodeBuilder) keyword(n *node, ptr, k string, v any, root bool) {
 		for name, r := range m {
 			n.dependentRequired[name] = names(r)
 		}
+		n.dependentRequiredNames = slices.Sorted(maps.Keys(n.dependentRequired))
 	case "items":
 		n.items = sub(v)
 	case "contains":
@@ -443,7 +468,7 @@ func (n *node) sameValue() []*node {
 	out = append(out, n.allOf...)
 	out = append(out, n.anyOf...)
 	out = append(out, n.oneOf...)
-	for _, k := range slices.Sorted(maps.Keys(n.dependentSchemas)) {
+	for _, k := range n.dependentSchemaNames {
 		add(n.dependentSchemas[k])
 	}
 	return out
@@ -481,7 +506,7 @@ type errorKind interface {
 // evaluate applies the schema at n to v, and returns nil when v is valid,
 // else the tree of failures under the library's root failure (kind.Schema).
 func (n *node) evaluate(v any) *failure {
-	e := evaluation{v: v, vloc: nil, n: n}
+	e := evaluation{v: v, n: n}
 	f := e.run()
 	if f == nil {
 		return nil
@@ -493,51 +518,78 @@ func (n *node) evaluate(v any) *failure {
 	return &failure{schemaURL: n.loc, kind: &kind.Schema{Location: n.loc}, causes: causes}
 }
 
-// evaluation applies one subschema to one value, as the library's
-// validator struct does; valid reports only whether the value passes,
-// where the library does not build the failures (not, if, a oneOf's
-// branches after the first that passed).
-type evaluation struct {
-	v      any
-	vloc   []string
-	n      *node
-	errors []*failure
+// passes reports whether v is valid, without building what failed: the
+// check of nearly every document, which agyconf or agy wrote.
+func (n *node) passes(v any) bool {
+	e := evaluation{v: v, n: n, quick: true}
+	return e.run() == nil
 }
 
-func (e *evaluation) fail(k errorKind) *failure {
+// evaluation applies one subschema to one value, as the library's
+// validator struct does. It is passed by value, and what failed is
+// returned: a valid value costs no allocation.
+type evaluation struct {
+	v    any
+	vloc []string
+	n    *node
+	// quick asks only whether the value passes, as the library's
+	// boolResult does (for not, if, and a oneOf's branches after one
+	// passed): the first failure ends the evaluation, and failures are
+	// empty.
+	quick bool
+}
+
+func (e evaluation) fail(k errorKind) *failure {
+	if e.quick {
+		return &failure{}
+	}
 	return &failure{schemaURL: e.n.loc, loc: slices.Clip(slices.Clone(e.vloc)), kind: k}
 }
 
-func (e *evaluation) add(k errorKind) { e.errors = append(e.errors, e.fail(k)) }
+// done reports whether a quick evaluation has its answer.
+func (e evaluation) done(errs []*failure) bool { return e.quick && len(errs) > 0 }
 
-func (e *evaluation) addFailure(f *failure) {
+func (e evaluation) add(errs []*failure, k errorKind) []*failure { return append(errs, e.fail(k)) }
+
+func addFailure(errs []*failure, f *failure) []*failure {
 	if f != nil {
-		e.errors = append(e.errors, f)
+		errs = append(errs, f)
 	}
+	return errs
 }
 
-func (e *evaluation) addCauses(causes []*failure, k errorKind) {
+func (e evaluation) addCauses(errs, causes []*failure, k errorKind) []*failure {
 	f := e.fail(k)
-	f.causes = causes
-	e.errors = append(e.errors, f)
+	if !e.quick {
+		f.causes = causes
+	}
+	return append(errs, f)
 }
 
 // self applies sub to the same value.
-func (e *evaluation) self(sub *node) *failure {
-	s := evaluation{v: e.v, vloc: e.vloc, n: sub}
+func (e evaluation) self(sub *node) *failure {
+	s := evaluation{v: e.v, vloc: e.vloc, n: sub, quick: e.quick}
 	return s.run()
+}
+
+// selfPasses reports whether the value passes sub.
+func (e evaluation) selfPasses(sub *node) bool {
+	s := evaluation{v: e.v, n: sub, quick: true}
+	return s.run() == nil
 }
 
 // member applies sub to v, at tok under the value.
-func (e *evaluation) member(sub *node, v any, tok string) *failure {
-	vloc := make([]string, len(e.vloc)+1)
-	copy(vloc, e.vloc)
-	vloc[len(e.vloc)] = tok
-	s := evaluation{v: v, vloc: vloc, n: sub}
+func (e evaluation) member(sub *node, v any, tok string) *failure {
+	s := evaluation{v: v, n: sub, quick: e.quick}
+	if !e.quick {
+		s.vloc = make([]string, len(e.vloc)+1)
+		copy(s.vloc, e.vloc)
+		s.vloc[len(e.vloc)] = tok
+	}
 	return s.run()
 }
 
-func (e *evaluation) run() *failure {
+func (e evaluation) run() *failure {
 	n, v := e.n, e.v
 	if n.boolean != nil {
 		if *n.boolean {
@@ -586,95 +638,126 @@ func (e *evaluation) run() *failure {
 			return e.fail(&kind.Format{Got: v, Want: n.format.name, Err: err})
 		}
 	}
+	var errs []*failure
 	if n.ref != nil {
 		if f := e.self(n.ref); f != nil {
 			r := e.fail(&kind.Reference{Keyword: "$ref", URL: n.ref.loc})
-			if _, ok := f.kind.(*kind.Group); ok {
+			if e.quick {
+				// Nothing to say.
+			} else if _, ok := f.kind.(*kind.Group); ok {
 				r.causes = f.causes
 			} else {
 				r.causes = []*failure{f}
 			}
-			e.addFailure(r)
+			errs = addFailure(errs, r)
 		}
 	}
-	switch x := v.(type) {
-	case map[string]any:
-		e.object(x)
-	case []any:
-		e.array(x)
-	case string:
-		e.string(x)
-	default:
-		if t == "number" {
-			e.number(v)
+	if !e.done(errs) {
+		switch x := v.(type) {
+		case map[string]any:
+			errs = e.object(errs, x)
+		case []any:
+			errs = e.array(errs, x)
+		case string:
+			errs = e.string(errs, x)
+		default:
+			if t == "number" {
+				errs = e.number(errs, v)
+			}
 		}
 	}
-	e.applicators()
-	switch len(e.errors) {
+	if !e.done(errs) {
+		errs = e.applicators(errs)
+	}
+	switch len(errs) {
 	case 0:
 		return nil
 	case 1:
-		return e.errors[0]
+		return errs[0]
 	}
 	g := e.fail(&kind.Group{})
-	g.causes = e.errors
+	g.causes = errs
 	return g
 }
 
 // object is the library's objValidate. Members are visited in sorted
 // order, one of the orders the library's map iteration may take.
-func (e *evaluation) object(obj map[string]any) {
+func (e evaluation) object(errs []*failure, obj map[string]any) []*failure {
 	n := e.n
 	if n.minProps >= 0 && len(obj) < n.minProps {
-		e.add(&kind.MinProperties{Got: len(obj), Want: n.minProps})
+		errs = e.add(errs, &kind.MinProperties{Got: len(obj), Want: n.minProps})
 	}
 	if n.maxProps >= 0 && len(obj) > n.maxProps {
-		e.add(&kind.MaxProperties{Got: len(obj), Want: n.maxProps})
+		errs = e.add(errs, &kind.MaxProperties{Got: len(obj), Want: n.maxProps})
 	}
 	if missing := findMissing(obj, n.required); missing != nil {
-		e.add(&kind.Required{Missing: missing})
+		errs = e.add(errs, &kind.Required{Missing: missing})
 	}
-	names := slices.Sorted(maps.Keys(obj))
-	var additional []string
-	for _, name := range names {
-		if sub, ok := n.props[name]; ok {
-			e.addFailure(e.member(sub, obj[name], name))
-			continue
+	if e.done(errs) {
+		return errs
+	}
+	var names []string
+	if e.quick {
+		// Any order will do: only whether one fails counts.
+		for name, x := range obj {
+			if sub, ok := n.props[name]; ok {
+				errs = addFailure(errs, e.member(sub, x, name))
+			} else if n.additionalFalse {
+				errs = e.add(errs, &kind.AdditionalProperties{Properties: []string{name}})
+			} else if n.additional != nil {
+				errs = addFailure(errs, e.member(n.additional, x, name))
+			}
+			if n.propertyNames != nil && !n.propertyNames.passes(name) {
+				errs = e.add(errs, &kind.PropertyNames{Property: name})
+			}
+			if e.done(errs) {
+				return errs
+			}
 		}
-		switch {
-		case n.additionalFalse:
-			additional = append(additional, name)
-		case n.additional != nil:
-			e.addFailure(e.member(n.additional, obj[name], name))
-		}
-	}
-	if len(additional) > 0 {
-		e.add(&kind.AdditionalProperties{Properties: additional})
-	}
-	if n.propertyNames != nil {
+	} else {
+		names = slices.Sorted(maps.Keys(obj))
+		var additional []string
 		for _, name := range names {
-			f := n.propertyNames.evaluate(name)
-			if f == nil {
+			if sub, ok := n.props[name]; ok {
+				errs = addFailure(errs, e.member(sub, obj[name], name))
 				continue
 			}
-			f.loc = slices.Clip(slices.Clone(e.vloc))
-			f.schemaURL = n.propertyNames.loc
-			f.kind = &kind.PropertyNames{Property: name}
-			e.addFailure(f)
+			switch {
+			case n.additionalFalse:
+				additional = append(additional, name)
+			case n.additional != nil:
+				errs = addFailure(errs, e.member(n.additional, obj[name], name))
+			}
 		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(n.dependentSchemas)) {
-		if _, ok := obj[name]; ok {
-			e.addFailure(e.self(n.dependentSchemas[name]))
+		if len(additional) > 0 {
+			errs = e.add(errs, &kind.AdditionalProperties{Properties: additional})
 		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(n.dependentRequired)) {
-		if _, ok := obj[name]; ok {
-			if missing := findMissing(obj, n.dependentRequired[name]); missing != nil {
-				e.add(&kind.DependentRequired{Prop: name, Missing: missing})
+		if n.propertyNames != nil {
+			for _, name := range names {
+				f := n.propertyNames.evaluate(name)
+				if f == nil {
+					continue
+				}
+				f.loc = slices.Clip(slices.Clone(e.vloc))
+				f.schemaURL = n.propertyNames.loc
+				f.kind = &kind.PropertyNames{Property: name}
+				errs = addFailure(errs, f)
 			}
 		}
 	}
+	for _, name := range n.dependentSchemaNames {
+		if _, ok := obj[name]; ok {
+			errs = addFailure(errs, e.self(n.dependentSchemas[name]))
+		}
+	}
+	for _, name := range n.dependentRequiredNames {
+		if _, ok := obj[name]; ok {
+			if missing := findMissing(obj, n.dependentRequired[name]); missing != nil {
+				errs = e.add(errs, &kind.DependentRequired{Prop: name, Missing: missing})
+			}
+		}
+	}
+	return errs
 }
 
 func findMissing(obj map[string]any, required []string) []string {
@@ -689,100 +772,114 @@ func findMissing(obj map[string]any, required []string) []string {
 
 // array is the library's arrValidate (draft 2020-12, without
 // prefixItems, minContains and maxContains, which no schema uses).
-func (e *evaluation) array(arr []any) {
+func (e evaluation) array(errs []*failure, arr []any) []*failure {
 	n := e.n
 	if n.minItems >= 0 && len(arr) < n.minItems {
-		e.add(&kind.MinItems{Got: len(arr), Want: n.minItems})
+		errs = e.add(errs, &kind.MinItems{Got: len(arr), Want: n.minItems})
 	}
 	if n.maxItems >= 0 && len(arr) > n.maxItems {
-		e.add(&kind.MaxItems{Got: len(arr), Want: n.maxItems})
+		errs = e.add(errs, &kind.MaxItems{Got: len(arr), Want: n.maxItems})
 	}
 	if n.uniqueItems && len(arr) > 1 {
 		if i, j, k := duplicates(arr); k != nil {
-			e.add(k)
+			errs = e.add(errs, k)
 		} else if i != -1 {
-			e.add(&kind.UniqueItems{Duplicates: [2]int{i, j}})
+			errs = e.add(errs, &kind.UniqueItems{Duplicates: [2]int{i, j}})
 		}
 	}
 	if n.items != nil {
 		for i, item := range arr {
-			e.addFailure(e.member(n.items, item, strconv.Itoa(i)))
+			if e.done(errs) {
+				return errs
+			}
+			errs = addFailure(errs, e.member(n.items, item, strconv.Itoa(i)))
 		}
 	}
-	if n.contains != nil {
-		var errors []*failure
+	if n.contains != nil && !e.done(errs) {
+		var causes []*failure
 		matched := false
 		for i, item := range arr {
 			if f := e.member(n.contains, item, strconv.Itoa(i)); f != nil {
-				errors = append(errors, f)
-			} else {
-				matched = true
+				causes = append(causes, f)
+			} else if matched = true; e.quick {
+				break
 			}
 		}
 		if !matched {
-			e.addCauses(errors, &kind.Contains{})
+			errs = e.addCauses(errs, causes, &kind.Contains{})
 		}
 	}
+	return errs
 }
 
-func (e *evaluation) string(s string) {
+func (e evaluation) string(errs []*failure, s string) []*failure {
 	n := e.n
 	if n.minLength >= 0 || n.maxLength >= 0 {
 		l := utf8.RuneCountInString(s)
 		if n.minLength >= 0 && l < n.minLength {
-			e.add(&kind.MinLength{Got: l, Want: n.minLength})
+			errs = e.add(errs, &kind.MinLength{Got: l, Want: n.minLength})
 		}
 		if n.maxLength >= 0 && l > n.maxLength {
-			e.add(&kind.MaxLength{Got: l, Want: n.maxLength})
+			errs = e.add(errs, &kind.MaxLength{Got: l, Want: n.maxLength})
 		}
 	}
-	if n.pattern != nil && !n.pattern.MatchString(s) {
-		e.add(&kind.Pattern{Got: s, Want: n.pattern.String()})
+	if n.pattern != nil && !e.done(errs) && !n.pattern.MatchString(s) {
+		errs = e.add(errs, &kind.Pattern{Got: s, Want: n.pattern.String()})
 	}
+	return errs
 }
 
-func (e *evaluation) number(v any) {
+func (e evaluation) number(errs []*failure, v any) []*failure {
 	n := e.n
-	var val *big.Rat
-	num := func() *big.Rat {
-		if val == nil {
-			val, _ = new(big.Rat).SetString(fmt.Sprintf("%v", v))
-		}
-		return val
+	if n.minimum == nil && n.maximum == nil && n.exclusiveMinimum == nil && n.exclusiveMaximum == nil {
+		return errs
 	}
-	if n.minimum != nil && num().Cmp(n.minimum) < 0 {
-		e.add(&kind.Minimum{Got: num(), Want: n.minimum})
+	num, ok := new(big.Rat).SetString(fmt.Sprintf("%v", v))
+	if !ok {
+		// A literal such as 1e99999999, past what big.Rat reads: the
+		// library dereferences nil here. Every bounded number in
+		// agyconf's schemas is an integer, whose type check refuses it
+		// first; a bound on another number refuses it here.
+		errs = e.add(errs, &kind.Format{Got: v, Want: "number", Err: errors.New("too large to compare with a bound")})
+		return errs
 	}
-	if n.maximum != nil && num().Cmp(n.maximum) > 0 {
-		e.add(&kind.Maximum{Got: num(), Want: n.maximum})
+	if n.minimum != nil && num.Cmp(n.minimum) < 0 {
+		errs = e.add(errs, &kind.Minimum{Got: num, Want: n.minimum})
 	}
-	if n.exclusiveMinimum != nil && num().Cmp(n.exclusiveMinimum) <= 0 {
-		e.add(&kind.ExclusiveMinimum{Got: num(), Want: n.exclusiveMinimum})
+	if n.maximum != nil && num.Cmp(n.maximum) > 0 {
+		errs = e.add(errs, &kind.Maximum{Got: num, Want: n.maximum})
 	}
-	if n.exclusiveMaximum != nil && num().Cmp(n.exclusiveMaximum) >= 0 {
-		e.add(&kind.ExclusiveMaximum{Got: num(), Want: n.exclusiveMaximum})
+	if n.exclusiveMinimum != nil && num.Cmp(n.exclusiveMinimum) <= 0 {
+		errs = e.add(errs, &kind.ExclusiveMinimum{Got: num, Want: n.exclusiveMinimum})
 	}
+	if n.exclusiveMaximum != nil && num.Cmp(n.exclusiveMaximum) >= 0 {
+		errs = e.add(errs, &kind.ExclusiveMaximum{Got: num, Want: n.exclusiveMaximum})
+	}
+	return errs
 }
 
 // applicators is the library's condValidate.
-func (e *evaluation) applicators() {
+func (e evaluation) applicators(errs []*failure) []*failure {
 	n := e.n
-	if n.not != nil && e.self(n.not) == nil {
-		e.add(&kind.Not{})
+	if n.not != nil && e.selfPasses(n.not) {
+		errs = e.add(errs, &kind.Not{})
 	}
-	if len(n.allOf) > 0 {
-		var errors []*failure
+	if len(n.allOf) > 0 && !e.done(errs) {
+		var causes []*failure
 		for _, s := range n.allOf {
 			if f := e.self(s); f != nil {
-				errors = append(errors, f)
+				causes = append(causes, f)
+				if e.quick {
+					break
+				}
 			}
 		}
-		if len(errors) != 0 {
-			e.addCauses(errors, &kind.AllOf{})
+		if len(causes) != 0 {
+			errs = e.addCauses(errs, causes, &kind.AllOf{})
 		}
 	}
-	if len(n.anyOf) > 0 {
-		var errors []*failure
+	if len(n.anyOf) > 0 && !e.done(errs) {
+		var causes []*failure
 		matched := false
 		for _, s := range n.anyOf {
 			f := e.self(s)
@@ -790,43 +887,43 @@ func (e *evaluation) applicators() {
 				matched = true
 				break
 			}
-			errors = append(errors, f)
+			causes = append(causes, f)
 		}
 		if !matched {
-			e.addCauses(errors, &kind.AnyOf{})
+			errs = e.addCauses(errs, causes, &kind.AnyOf{})
 		}
 	}
-	if len(n.oneOf) > 0 {
+	if len(n.oneOf) > 0 && !e.done(errs) {
 		matched := -1
-		var errors []*failure
+		var causes []*failure
 		for i, s := range n.oneOf {
-			f := e.self(s)
-			if f != nil {
-				if matched == -1 {
-					errors = append(errors, f)
+			if matched != -1 {
+				if e.selfPasses(s) {
+					errs = e.add(errs, &kind.OneOf{Subschemas: []int{matched, i}})
+					break
 				}
 				continue
 			}
-			if matched == -1 {
+			if f := e.self(s); f != nil {
+				causes = append(causes, f)
+			} else {
 				matched = i
-				continue
 			}
-			e.add(&kind.OneOf{Subschemas: []int{matched, i}})
-			break
 		}
 		if matched == -1 {
-			e.addCauses(errors, &kind.OneOf{Subschemas: nil})
+			errs = e.addCauses(errs, causes, &kind.OneOf{Subschemas: nil})
 		}
 	}
-	if n.ifThen != nil {
-		if e.self(n.ifThen) == nil {
+	if n.ifThen != nil && !e.done(errs) {
+		if e.selfPasses(n.ifThen) {
 			if n.then != nil {
-				e.addFailure(e.self(n.then))
+				errs = addFailure(errs, e.self(n.then))
 			}
 		} else if n.els != nil {
-			e.addFailure(e.self(n.els))
+			errs = addFailure(errs, e.self(n.els))
 		}
 	}
+	return errs
 }
 
 // typeOf names v's JSON type as the library does ("number" for every
@@ -988,4 +1085,65 @@ func canonicalKey(v any) (string, errorKind) {
 		return "", k
 	}
 	return sb.String(), nil
+}
+
+// annotation reports whether k is a keyword that never fails a value.
+func annotation(k string) bool {
+	switch k {
+	case "$comment", "$defs", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly":
+		return true
+	}
+	return false
+}
+
+// draft2020 is the one $schema the evaluator reads (another draft gives
+// keywords other meanings: $ref beside other keywords, items as a list);
+// a schema without one is read as 2020-12 too.
+const draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+func typeNames(v any) ([]string, bool) {
+	if s, ok := v.(string); ok {
+		v = []any{s}
+	}
+	names, ok := stringList(v)
+	if !ok {
+		return nil, false
+	}
+	for _, n := range names {
+		if !slices.Contains(typeOrder[:], n) {
+			return nil, false
+		}
+	}
+	return names, true
+}
+
+func stringList(v any) ([]string, bool) {
+	xs, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		if out[i], ok = x.(string); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func count(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(string(n))
+	return i, err == nil && i >= 0
+}
+
+func rat(v any) (*big.Rat, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, false
+	}
+	return new(big.Rat).SetString(string(n))
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math/big"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,26 +20,12 @@ import (
 	"github.com/agyconf/agyconf/internal/frontmatter"
 )
 
-// judge is one schema as the decider, the evaluator and the library read
-// it.
+// judge is one schema as the evaluator and the library read it.
 type judge struct {
-	name    string
-	source  any
-	decider *decider
-	nodes   *node // nil: a schema the evaluator refuses (synthetic only)
-	lib     *jsonschema.Schema
-}
-
-// newJudge reads a schema three ways. The evaluator must compile every
-// embedded schema; it refuses a keyword it does not implement, where the
-// library ignores one it does not know.
-func newJudge(t testing.TB, name string, doc any, lib *jsonschema.Schema, embedded bool) judge {
-	t.Helper()
-	nodes, err := compileNodes(URL(name), doc)
-	if err != nil && embedded {
-		t.Fatal(err)
-	}
-	return judge{name, doc, newDecider(doc), nodes, lib}
+	name   string
+	source any
+	nodes  *node
+	lib    *jsonschema.Schema
 }
 
 func judges(t testing.TB) []judge {
@@ -48,7 +36,7 @@ func judges(t testing.TB) []judge {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, newJudge(t, name, doc, lib, true))
+		out = append(out, newJudge(t, name, doc, lib))
 	}
 	// Keywords the embedded schemas use where one keyword's verdict
 	// hides another's (maximum and format int32 on hook timeouts), or
@@ -73,14 +61,15 @@ func judges(t testing.TB) []judge {
 		`{"type": "string", "enum": ["ab", "x", 1], "minLength": 2, "pattern": "^a", "not": {"const": "x"}}`,
 		`{"const": "x", "maxLength": 1, "anyOf": [{"type": "integer"}, {"maxLength": 1}]}`,
 		`{"type": ["string", "integer"], "minimum": 3, "maxLength": 1, "allOf": [{"const": 5}, {"enum": [5, "a"]}]}`,
-		// contains and uniqueItems, which only the evaluator decides.
+		// contains and uniqueItems.
 		`{"type": "array", "uniqueItems": true, "contains": {"type": "string", "minLength": 2}, "items": {"not": {"type": "null"}}}`,
 		// propertyNames at more than one level, and beside the other
 		// object keywords.
 		`{"propertyNames": {"enum": ["a", "b", "c"]}, "additionalProperties": {"type": "object", "propertyNames": {"maxLength": 1}, "minProperties": 1}, "required": ["a"], "dependentSchemas": {"b": {"required": ["c"]}}}`,
-		// A member named with a "/" is not the member of a member: the
-		// two are told apart however the keywords are read.
-		`{"$defs": {"x": {"properties": {"q": false}, "properties/q": {"type": "string"}}}, "properties": {"z": {"$ref": "#/$defs/x"}}, "$ref": "#/$defs/x/properties~1q"}`,
+		// Two oneOf branches that both pass, after one that failed; an
+		// if whose then and else both report.
+		`{"oneOf": [{"type": "null"}, {"type": "string", "minLength": 2}, {"type": "string", "maxLength": 3}, {"type": "integer"}]}`,
+		`{"if": {"type": "string"}, "then": {"minLength": 2, "pattern": "b"}, "else": {"type": "integer", "maximum": 3}}`,
 	} {
 		doc, ok := decodeJSON(t, []byte(src))
 		if !ok {
@@ -91,34 +80,63 @@ func judges(t testing.TB) []judge {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, newJudge(t, name, doc, lib, false))
+		out = append(out, newJudge(t, name, doc, lib))
 	}
 	return out
 }
 
-// agree fails t when the decider calls v valid and the library does not,
-// or invalid and the library passes it; or when the evaluator's tree of
-// what failed is not the library's.
-func (j judge) agree(t testing.TB, v any, what string) verdict {
+func newJudge(t testing.TB, name string, doc any, lib *jsonschema.Schema) judge {
 	t.Helper()
+	nodes, err := compileNodes(URL(name), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return judge{name, doc, nodes, lib}
+}
+
+// agree fails t when the evaluator's tree of what failed in v is not the
+// library's, or its quick answer (passes) is not the library's verdict.
+// It reports whether the library passed v; false too for a value the
+// library cannot be asked about (libraryReads).
+func (j judge) agree(t testing.TB, v any, what string) bool {
+	t.Helper()
+	if !libraryReads(v) {
+		return false
+	}
 	err := j.lib.Validate(v)
-	if j.nodes == nil {
-		// Refused by the evaluator: only the decider is held to the
-		// library.
-	} else if want, got := canonical(fromLibrary(err)), canonical(j.nodes.evaluate(v)); got != want {
+	if want, got := canonical(fromLibrary(err)), canonical(j.nodes.evaluate(v)); got != want {
 		doc, _ := json.Marshal(v)
 		t.Fatalf("%s, %s: of %T %s, the evaluator says\n%s\nthe library says\n%s", j.name, what, v, doc, got, want)
 	}
-	got := j.decider.decide(v)
-	if got != unknown && (got == valid) != (err == nil) {
+	if got := j.nodes.passes(v); got != (err == nil) {
 		doc, _ := json.Marshal(v)
-		t.Fatalf("%s, %s: the decider says %v, the library says %v, of %T %s", j.name, what, got, err, v, doc)
+		t.Fatalf("%s, %s: passes says %v, the library says %v, of %T %s", j.name, what, got, err, v, doc)
 	}
-	return got
+	return err == nil
 }
 
-func (v verdict) String() string {
-	return [...]string{"unknown", "valid", "invalid"}[v]
+// libraryReads reports whether the library can be asked about v: it
+// dereferences nil on a number big.Rat does not read (1e99999999) where a
+// bound applies to it.
+func libraryReads(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if !libraryReads(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !libraryReads(e) {
+				return false
+			}
+		}
+	case json.Number:
+		_, ok := new(big.Rat).SetString(string(x))
+		return ok
+	}
+	return true
 }
 
 func decodeJSON(t testing.TB, data []byte) (any, bool) {
@@ -174,31 +192,29 @@ func corpus(t *testing.T, name string) map[string]any {
 	return out
 }
 
-// TestDecideAgrees holds the decider to the library on every document
+// TestEvaluateAgrees holds the evaluator to the library on every document
 // the repository has for a schema, on mutations of them and on documents
-// generated from the schema itself (AGYCONF_DECIDE_CASES per schema,
-// 2,000 unless set): whatever the decider calls valid the library must
-// pass, and whatever it calls invalid the library must refuse.
-func TestDecideAgrees(t *testing.T) {
+// generated from the schema itself (AGYCONF_EVALUATE_CASES per schema,
+// 2,000 unless set): the same tree of failures, and the same verdict from
+// the quick check every document gets first.
+func TestEvaluateAgrees(t *testing.T) {
 	cases := 2000
-	if s := os.Getenv("AGYCONF_DECIDE_CASES"); s != "" {
+	if s := os.Getenv("AGYCONF_EVALUATE_CASES"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			t.Fatalf("AGYCONF_DECIDE_CASES=%q: %v", s, err)
+			t.Fatalf("AGYCONF_EVALUATE_CASES=%q: %v", s, err)
 		}
 		cases = n
 	}
 	for _, j := range judges(t) {
 		t.Run(j.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(len(j.name))))
-			var counts [3]int
-			var lib [2]int // passed, refused
+			var passed, refused int
 			check := func(v any, what string) {
-				counts[j.agree(t, v, what)]++
-				if j.lib.Validate(v) == nil {
-					lib[0]++
+				if j.agree(t, v, what) {
+					passed++
 				} else {
-					lib[1]++
+					refused++
 				}
 			}
 			docs := corpus(t, j.name)
@@ -210,8 +226,7 @@ func TestDecideAgrees(t *testing.T) {
 			for _, p := range paths {
 				check(docs[p], p)
 				for i := range 20 {
-					m := mutate(r, deepCopy(docs[p]), 0)
-					check(m, fmt.Sprintf("%s, mutation %d", p, i))
+					check(mutate(r, deepCopy(docs[p]), 0), fmt.Sprintf("%s, mutation %d", p, i))
 				}
 			}
 			g := &generator{r: r, root: j.source}
@@ -221,76 +236,77 @@ func TestDecideAgrees(t *testing.T) {
 					check(g.junk(0), fmt.Sprintf("junk %d", i))
 				}
 			}
-			t.Logf("decider: valid %d, invalid %d, unknown %d; library: passed %d, refused %d", counts[valid], counts[invalid], counts[unknown], lib[0], lib[1])
-			if lib[0] == 0 || lib[1] == 0 {
-				t.Errorf("the library passed %d and refused %d documents: the test exercises neither side", lib[0], lib[1])
-			}
-			if !j.decider.opaque && (counts[valid] == 0 || counts[invalid] == 0) {
-				t.Errorf("the decider decided %d valid and %d invalid documents: the test exercises neither side", counts[valid], counts[invalid])
+			t.Logf("the library passed %d and refused %d", passed, refused)
+			if passed == 0 || refused == 0 {
+				t.Errorf("the library passed %d and refused %d documents: the test exercises neither side", passed, refused)
 			}
 		})
 	}
 }
 
-// TestDecidePassesWrittenDocuments: what agyconf writes, and what the
-// schema tests call valid, is decided without the library, so that
-// validate and render do not compile it for them.
-func TestDecidePassesWrittenDocuments(t *testing.T) {
-	for _, j := range judges(t) {
-		for path, v := range corpus(t, j.name) {
-			if strings.Contains(path, string(filepath.Separator)+"invalid"+string(filepath.Separator)) {
-				continue
-			}
-			if got := j.agree(t, v, path); got != valid && j.lib.Validate(v) == nil {
-				t.Errorf("%s: %s is valid, and the decider says %v", j.name, path, got)
-			}
-		}
-	}
-}
-
-// TestDecideUnknown: what the decider does not read is left to the
-// library, never guessed.
-func TestDecideUnknown(t *testing.T) {
-	for _, tc := range []struct {
-		schema string
-		value  any
-	}{
-		{`{"uniqueItems": true}`, []any{"a"}},
-		{`{"contains": {"type": "string"}}`, []any{"a"}},
-		{`{"format": "uri"}`, "x"},
-		{`{"$ref": "https://example.com/other.json"}`, "x"},
-		{`{"items": {"$id": "https://example.com/x", "type": "string"}}`, []any{"a"}},
-		{`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}`, "a"},
-		{`{"type": "integer"}`, json.Number("1e2")},
-		{`{"minimum": 1}`, json.Number("1e999999999")},
-		{`{"type": "number"}`, 1.5},
-		{`{"enum": [1e2, 3]}`, json.Number("100")},
-		{`{"const": 1}`, json.Number("1e0")},
-		{`{"not": {"uniqueItems": true}}`, []any{"a"}},
-		{`{"anyOf": [{"uniqueItems": true}, {"type": "string"}]}`, []any{"a"}},
-		{`{"oneOf": [{"uniqueItems": true}, {"type": "array"}]}`, []any{"a"}},
-		{`{"if": {"uniqueItems": true}, "then": {"type": "string"}}`, []any{"a"}},
-		{`{"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}`, "x"},
-		// $refs that go round through two branches: the library reports
-		// the cycle at once; the decider gives up within its budget.
-		{`{"allOf": [{"$ref": "#"}, {"$ref": "#"}]}`, "x"},
-		// A $ref into a subschema below another $id: its own $refs
-		// resolve against that base, not the root.
-		{`{"$defs": {"N": {"$id": "n", "$defs": {"t": false}, "properties": {"a": {"$ref": "#/$defs/t"}}}, "t": true}, "$ref": "#/$defs/N/properties/a"}`, json.Number("1")},
+// TestEvaluatorRefuses: a schema the evaluator would read otherwise than
+// the library does not compile, so that adding one to the embedded
+// schemas fails TestCompileAll instead of validating documents wrongly.
+func TestEvaluatorRefuses(t *testing.T) {
+	for _, src := range []string{
+		`{"unevaluatedProperties": false}`,
+		`{"prefixItems": [{"type": "string"}]}`,
+		`{"patternProperties": {"^x": {"type": "string"}}}`,
+		`{"multipleOf": 2}`,
+		`{"format": "uri"}`,
+		`{"x-unknown": 1}`,
+		`{"$ref": "https://example.com/other.json"}`,
+		`{"$ref": "#/$defs/missing"}`,
+		`{"items": {"$id": "https://example.com/x", "type": "string"}}`,
+		`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}`,
+		`{"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}`,
+		`{"allOf": [{"$ref": "#"}, {"$ref": "#"}]}`,
+		`{"type": "strings"}`,
+		`{"minLength": -1}`,
+		`{"pattern": "("}`,
+		`{"anyOf": []}`,
+		`5`,
 	} {
-		doc, ok := decodeJSON(t, []byte(tc.schema))
+		doc, ok := decodeJSON(t, []byte(src))
 		if !ok {
-			t.Fatalf("%s: not JSON", tc.schema)
+			t.Fatalf("%s: not JSON", src)
 		}
-		if got := newDecider(doc).decide(tc.value); got != unknown {
-			t.Errorf("%s of %v: %v, want unknown", tc.schema, tc.value, got)
+		if _, err := compileNodes(URL("refused"), doc); err == nil {
+			t.Errorf("%s compiles, want an error", src)
 		}
 	}
 }
 
-// FuzzDecideAgrees: any JSON document, judged against any schema, gets
-// the library's verdict from the decider or none.
-func FuzzDecideAgrees(f *testing.F) {
+// TestPathEscapes: a location spelled without url.PathEscape is the one
+// the library spells with it.
+func TestPathEscapes(t *testing.T) {
+	for r := rune(0); r <= 0x10FFFF; r++ {
+		if r == '/' || (0xD800 <= r && r <= 0xDFFF) {
+			continue
+		}
+		if got, want := pathEscapes(r), url.PathEscape(string(r)) != string(r); got != want {
+			t.Errorf("pathEscapes(%q) = %v, url.PathEscape says %v", r, got, want)
+		}
+	}
+	b := &nodeBuilder{base: "u"}
+	for _, ptr := range []string{"", "/properties/a b", "/$defs/x", "/properties/%", "/properties/é", "/items/0", "/properties/a~1b"} {
+		var want strings.Builder
+		want.WriteString("u#")
+		for i, tok := range strings.Split(ptr, "/") {
+			if i > 0 {
+				want.WriteByte('/')
+			}
+			want.WriteString(url.PathEscape(tok))
+		}
+		if got := b.location(ptr); got != want.String() {
+			t.Errorf("location(%q) = %q, want %q", ptr, got, want.String())
+		}
+	}
+}
+
+// FuzzEvaluateAgrees: any JSON document, judged against any schema, gets
+// the library's findings from the evaluator.
+func FuzzEvaluateAgrees(f *testing.F) {
 	js := judges(f)
 	for _, seed := range []string{
 		`{}`, `{"mcpServers":{"s":{"command":"x","args":["a"]}}}`, `{"mcpServers":{"s":{"serverUrl":"https://x","command":"y"}}}`,
