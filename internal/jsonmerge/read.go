@@ -2,7 +2,6 @@ package jsonmerge
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -170,34 +169,6 @@ func PointerSegments(p string) []string {
 		}
 	}
 	return segs
-}
-
-// ObjectsWithKey lists, in document order, the paths of the objects depth
-// levels below the top that hold a member named key. It walks the values
-// down to that depth only.
-func (t *Tree) ObjectsWithKey(depth int, key string) [][]string {
-	var out [][]string
-	var path []string
-	var walk func(n *node, d int)
-	walk = func(n *node, d int) {
-		if d == depth {
-			if n.kind == kindObject && n.lookup(key) >= 0 {
-				out = append(out, slices.Clone(path))
-			}
-			return
-		}
-		for i, e := range n.entries {
-			seg := e.name
-			if n.kind == kindArray {
-				seg = strconv.Itoa(i)
-			}
-			path = append(path, seg)
-			walk(e.val, d+1)
-			path = path[:len(path)-1]
-		}
-	}
-	walk(t.root, 0)
-	return out
 }
 
 // Member is one member of an object read by Read: its name and where its
