@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -186,6 +185,13 @@ func (b *nodeBuilder) at(ptr string, s any, root bool) *node {
 	case bool:
 		n.boolean = &s
 	case map[string]any:
+		if len(s) == 0 {
+			// The library compiles {} as true: it passes even a value
+			// it calls invalid (a NaN from YAML), which every schema
+			// with a keyword refuses.
+			t := true
+			n.boolean = &t
+		}
 		for k, v := range s {
 			b.keyword(n, ptr, k, v, root)
 		}
@@ -1010,16 +1016,26 @@ func equals(v1, v2 any) (bool, errorKind) {
 }
 
 // duplicates finds the first item equal to an earlier one (the earlier
-// one's index, then its own), as the library does, or -1, -1. Items are
-// grouped by a canonical key first, so a long list is not compared pair
-// by pair.
+// one's index, then its own), as the library does, or -1, -1. Up to 20
+// items it compares them pair by pair as the library does, which reports
+// a Go value of no JSON type only where it compares one first. A longer
+// list is grouped by a canonical key first, so it is not compared pair by
+// pair; there the library hashes the items and dereferences nil on a NaN,
+// which the evaluator keys as a number equal to nothing.
 func duplicates(arr []any) (int, int, errorKind) {
+	if len(arr) <= 20 {
+		for i := 1; i < len(arr); i++ {
+			for j := 0; j < i; j++ {
+				if ok, k := equals(arr[i], arr[j]); ok || k != nil {
+					return j, i, k
+				}
+			}
+		}
+		return -1, -1, nil
+	}
 	seen := map[string][]int{}
 	for i, item := range arr {
-		key, k := canonicalKey(item)
-		if k != nil {
-			return 0, i, k
-		}
+		key := canonicalKey(item)
 		for _, j := range seen[key] {
 			if ok, k := equals(item, arr[j]); ok || k != nil {
 				return j, i, k
@@ -1030,33 +1046,25 @@ func duplicates(arr []any) (int, int, errorKind) {
 	return -1, -1, nil
 }
 
-// canonicalKey is a key equal for values equals calls equal (numbers are
-// keyed by their exact value).
-func canonicalKey(v any) (string, errorKind) {
+// canonicalKey is a key equal for values equals may call equal: numbers
+// are keyed by their exact value, and a number big.Rat cannot read (NaN,
+// 1e99999999), or a Go value of no JSON type, by its type and spelling.
+func canonicalKey(v any) string {
 	var sb strings.Builder
-	var write func(v any) errorKind
-	write = func(v any) errorKind {
+	var write func(v any)
+	write = func(v any) {
 		switch x := v.(type) {
 		case map[string]any:
 			sb.WriteByte('{')
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				sb.WriteString(strconv.Quote(k))
-				if k := write(x[k]); k != nil {
-					return k
-				}
+				write(x[k])
 			}
 			sb.WriteByte('}')
 		case []any:
 			sb.WriteByte('[')
 			for _, e := range x {
-				if k := write(e); k != nil {
-					return k
-				}
+				write(e)
 				sb.WriteByte(',')
 			}
 			sb.WriteByte(']')
@@ -1067,24 +1075,16 @@ func canonicalKey(v any) (string, errorKind) {
 		case string:
 			sb.WriteString(strconv.Quote(x))
 		default:
-			if typeOf(x) != "number" {
-				return &kind.InvalidJsonValue{Value: x}
-			}
-			r, ok := new(big.Rat).SetString(fmt.Sprint(x))
-			if !ok {
-				sb.WriteString("#?")
-				sb.WriteString(fmt.Sprint(x))
-			} else {
+			if r, ok := new(big.Rat).SetString(fmt.Sprint(x)); ok && typeOf(x) == "number" {
 				sb.WriteByte('#')
 				sb.WriteString(r.RatString())
+			} else {
+				fmt.Fprintf(&sb, "?%T:%v", x, x)
 			}
 		}
-		return nil
 	}
-	if k := write(v); k != nil {
-		return "", k
-	}
-	return sb.String(), nil
+	write(v)
+	return sb.String()
 }
 
 // annotation reports whether k is a keyword that never fails a value.

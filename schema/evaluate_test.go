@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"net/url"
@@ -61,7 +62,10 @@ func judges(t testing.TB) []judge {
 		`{"type": "string", "enum": ["ab", "x", 1], "minLength": 2, "pattern": "^a", "not": {"const": "x"}}`,
 		`{"const": "x", "maxLength": 1, "anyOf": [{"type": "integer"}, {"maxLength": 1}]}`,
 		`{"type": ["string", "integer"], "minimum": 3, "maxLength": 1, "allOf": [{"const": 5}, {"enum": [5, "a"]}]}`,
-		// contains and uniqueItems.
+		// contains and uniqueItems; {} passes every value, even one of
+		// no JSON type.
+		`{"properties": {"a": {}, "b": {"description": "only"}}, "items": {}}`,
+		`{"uniqueItems": true, "items": {"type": ["number", "string"]}}`,
 		`{"type": "array", "uniqueItems": true, "contains": {"type": "string", "minLength": 2}, "items": {"not": {"type": "null"}}}`,
 		// propertyNames at more than one level, and beside the other
 		// object keywords.
@@ -343,6 +347,8 @@ var (
 		"10", "11", "-5", "-6", "0.5", "4.99", "5.0", "2.5", "-0"}
 )
 
+var genFloats = []any{1.5, 2.0, -0.0, math.NaN(), math.Inf(1), math.Inf(-1), float64(1 << 40)}
+
 func (g *generator) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
 
 func (g *generator) junk(depth int) any {
@@ -365,6 +371,13 @@ func (g *generator) junk(depth int) any {
 		return []any{g.junk(depth + 1)}
 	case 5:
 		return int64(g.r.IntN(10))
+	case 6:
+		if g.r.IntN(2) == 0 {
+			// What YAML frontmatter gives: floats, NaN and the
+			// infinities among them, which the library calls no JSON
+			// value.
+			return genFloats[g.r.IntN(len(genFloats))]
+		}
 	}
 	return g.pick(genStrings)
 }
@@ -403,11 +416,13 @@ func (g *generator) gen(s any, depth int) any {
 			return v
 		}
 	}
+	// Copies: members() adds to an object it is given, and the schema's
+	// own values must stay as they are.
 	if e, ok := m["enum"].([]any); ok && len(e) > 0 && g.r.IntN(8) != 0 {
-		return e[g.r.IntN(len(e))]
+		return deepCopy(e[g.r.IntN(len(e))])
 	}
 	if c, ok := m["const"]; ok && g.r.IntN(8) != 0 {
-		return c
+		return deepCopy(c)
 	}
 	var types []string
 	switch t := m["type"].(type) {
