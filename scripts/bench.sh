@@ -122,6 +122,12 @@ for ((r = 0; r < runs; r++)); do
   fresh; timed floor1k "$work/floor" "$work/tree-1k" "$root"
   fresh; timed render10k "$A" render -q --config "$work/10k.hcl" --root "$root" --instance bench
   fresh; timed floor10k "$work/floor" "$work/tree-10k" "$root"
+  # The 10k trees' metadata is still being written back (ext4 without a
+  # journal flushes inode tables in the background): without this the
+  # short rows below shared the two cores with the flusher, which cost
+  # the parallel side of a ratio (validate PATH, import) more than its
+  # single-threaded baseline (cat). docs/benchmarks.md, seventh pass.
+  sync
   # --check with and without the cache of the last render (its cache file
   # removed before each run), against diff -r of the tree and a copy.
   rm -rf "$work/tree-1k/.local/state/agyconf/cache"
