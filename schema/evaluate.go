@@ -101,7 +101,8 @@ type namedFormat struct {
 	validate func(any) error
 }
 
-// formats are the formats agyconf's schemas assert.
+// formatNamed is the format of that name that agyconf's schemas assert,
+// or nil.
 func formatNamed(name string) *namedFormat {
 	switch name {
 	case "int32":
@@ -110,8 +111,11 @@ func formatNamed(name string) *namedFormat {
 	return nil
 }
 
-// typeOrder is the order the library lists a schema's types in.
-var typeOrder = [...]string{"null", "boolean", "number", "integer", "string", "array", "object"}
+// typeOrder is the JSON types in the order the library lists a schema's
+// types in.
+func typeOrder() [7]string {
+	return [...]string{"null", "boolean", "number", "integer", "string", "array", "object"}
+}
 
 // compileNodes compiles the schema document doc, published at base, into
 // the node at its root. It refuses a keyword the evaluator does not
@@ -268,7 +272,7 @@ func (b *nodeBuilder) keyword(n *node, ptr, k string, v any, root bool) {
 		if !ok {
 			b.fail(ptr, "type takes JSON type names")
 		}
-		for _, t := range typeOrder {
+		for _, t := range typeOrder() {
 			if slices.Contains(listed, t) {
 				n.types = append(n.types, t)
 			}
@@ -1110,7 +1114,7 @@ func typeNames(v any) ([]string, bool) {
 		return nil, false
 	}
 	for _, n := range names {
-		if !slices.Contains(typeOrder[:], n) {
+		if order := typeOrder(); !slices.Contains(order[:], n) {
 			return nil, false
 		}
 	}
