@@ -12,7 +12,7 @@ import (
 	"golang.org/x/text/message"
 )
 
-// jsonschema/v6 is the oracle the decider and the evaluator are held to:
+// jsonschema/v6 is the oracle the evaluator is held to:
 // the binary does not link it (evaluate.go says why), the tests do.
 
 // newLibraryCompiler is a compiler set as the evaluator reads schemas:
@@ -100,7 +100,7 @@ func canonicalAt(f *failure, p *message.Printer, indent string) string {
 	default:
 		msg = f.kind.LocalizedString(p)
 	}
-	loc := strings.Join(f.loc, "/")
+	loc := fmt.Sprintf("%q", f.loc)
 	if _, ok := f.kind.(*kind.PropertyNames); ok {
 		loc = fmt.Sprintf("(%d segments)", len(f.loc))
 	}
@@ -109,5 +109,5 @@ func canonicalAt(f *failure, p *message.Printer, indent string) string {
 		causes[i] = canonicalAt(c, p, indent+"  ")
 	}
 	sort.Strings(causes)
-	return fmt.Sprintf("%s%T %q at %q by %s\n", indent, f.kind, msg, loc, f.schemaURL) + strings.Join(causes, "")
+	return fmt.Sprintf("%s%T %q at %s by %s\n", indent, f.kind, msg, loc, f.schemaURL) + strings.Join(causes, "")
 }
