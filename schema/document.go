@@ -67,9 +67,9 @@ func (e *DocumentError) Error() string {
 	return b.String()
 }
 
-// Validator holds compiled schemas. Build one with NewValidator and reuse
-// it: compiling is the expensive part. A Validator is safe for concurrent
-// use.
+// Validator holds schemas, each read once and compiled for the evaluator
+// the first time a document needs it. Build one with NewValidator and
+// reuse it. A Validator is safe for concurrent use.
 type Validator struct {
 	schemas map[string]*docSchema
 }
@@ -86,8 +86,8 @@ type docSchema struct {
 	printer *message.Printer
 }
 
-// NewValidator compiles the named schemas, or every embedded schema when
-// no name is given.
+// NewValidator reads the named schemas, or every embedded schema when no
+// name is given.
 func NewValidator(names ...string) (*Validator, error) {
 	if len(names) == 0 {
 		names = Names()
@@ -97,7 +97,7 @@ func NewValidator(names ...string) (*Validator, error) {
 		if _, ok := v.schemas[name]; ok {
 			continue
 		}
-		ds, err := compileDocument(name)
+		ds, err := newDocSchema(name)
 		if err != nil {
 			return nil, err
 		}
@@ -610,7 +610,7 @@ func stepSegments(steps []jsonmerge.PathStep, name string) []string {
 
 // ---- schemas
 
-func compileDocument(name string) (*docSchema, error) {
+func newDocSchema(name string) (*docSchema, error) {
 	doc, err := parse(name)
 	if err != nil {
 		return nil, err

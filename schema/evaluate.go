@@ -137,17 +137,18 @@ type nodeBuilder struct {
 	base  string
 	root  any
 	built map[string]*node // by JSON pointer from the root
-	// err is the first thing wrong found, at errPtr.
-	err    error
-	errPtr string
+	// err is the first thing wrong found (fail), errMsg at errPtr.
+	err            error
+	errPtr, errMsg string
 }
 
 // fail records what is wrong at ptr. Of several, the first in pointer
-// order is kept, whatever order the keywords were read in.
+// then message order is kept, whatever order the keywords were read in.
 func (b *nodeBuilder) fail(ptr, format string, args ...any) {
-	if b.err == nil || ptr < b.errPtr {
-		b.errPtr = ptr
-		b.err = fmt.Errorf("schema %s at %q: %s", b.base, "#"+ptr, fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf(format, args...)
+	if b.err == nil || ptr < b.errPtr || ptr == b.errPtr && msg < b.errMsg {
+		b.errPtr, b.errMsg = ptr, msg
+		b.err = fmt.Errorf("schema %s at %q: %s", b.base, "#"+ptr, msg)
 	}
 }
 
