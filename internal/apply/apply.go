@@ -166,25 +166,35 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 	if err := caseCollision(plan); err != nil {
 		return nil, err
 	}
-	for _, d := range plan.Documents {
-		wanted[d.Path] = true
+	refused := make([]*Change, len(plan.Documents))
+	for i, d := range plan.Documents {
 		if c, escapes := ct.refuse(d.Path); escapes {
-			out = append(out, c)
+			refused[i] = &c
+		}
+	}
+	lives := readLives(opts, plan.Documents, refused)
+	for i, d := range plan.Documents {
+		wanted[d.Path] = true
+		if refused[i] != nil {
+			out = append(out, *refused[i])
 			continue
+		}
+		if lives[i].err != nil {
+			return nil, lives[i].err
 		}
 		if d.Merge != nil {
 			// agyconf never writes a comment, a trailing comma or a byte
 			// order mark, so merging into a file that has them asks no
 			// more of agy than the file already did (validate judges
 			// those against --agy-version).
-			cs, err := decideShared(d, jsonmerge.AgySyntax(d.Schema), st, opts)
+			cs, err := decideShared(d, lives[i].l, jsonmerge.AgySyntax(d.Schema), st, opts)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, cs...)
 			continue
 		}
-		c, err := decideDoc(d, st.Files[d.Path], opts)
+		c, err := decideDoc(d, lives[i].l, st.Files[d.Path], opts)
 		if err != nil {
 			return nil, err
 		}
@@ -208,7 +218,11 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 		// stays, so it is read with what agy reads in any of its files:
 		// a file render merged into, comments and all, is one clean and
 		// a later render can let go of.
-		cs, err := decideShared(&render.Document{Path: file, Mode: render.ModeFile, JSON: map[string]any{}, Merge: &render.Merge{}}, jsonmerge.JSONC, st, opts)
+		l, err := readLive(opts.FS, file, opts.ReadOutsideLinks)
+		if err != nil {
+			return nil, err
+		}
+		cs, err := decideShared(&render.Document{Path: file, Mode: render.ModeFile, JSON: map[string]any{}, Merge: &render.Merge{}}, l, jsonmerge.JSONC, st, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -348,6 +362,28 @@ func readLive(fsys FS, p string, readOutside bool) (live, error) {
 	return live{}, liveErr(fsys, p, err)
 }
 
+// liveRead is a live file read, or why it could not be.
+type liveRead struct {
+	l   live
+	err error
+}
+
+// readLives reads the live file of every document not refused, on up to
+// workers goroutines: a render of hundreds of files otherwise waited for
+// each read in turn. Nothing is decided, let alone written, while they are
+// read, so reading them all first sees what reading each just before its
+// decision did.
+func readLives(opts Options, docs []*render.Document, refused []*Change) []liveRead {
+	out := make([]liveRead, len(docs))
+	_ = parallel(len(docs), func(i int) error {
+		if refused[i] == nil {
+			out[i].l, out[i].err = readLive(opts.FS, docs[i].Path, opts.ReadOutsideLinks)
+		}
+		return nil
+	})
+	return out
+}
+
 // liveErr words a live file that cannot be read.
 func liveErr(fsys FS, p string, err error) error {
 	var tl *confine.TooLargeError
@@ -361,12 +397,9 @@ func liveErr(fsys FS, p string, err error) error {
 	return err
 }
 
-func decideDoc(d *render.Document, owned *FileState, opts Options) (Change, error) {
+// decideDoc decides a whole file, whose live file is l.
+func decideDoc(d *render.Document, l live, owned *FileState, opts Options) (Change, error) {
 	c := Change{Path: d.Path, mode: d.Mode, doc: d}
-	l, err := readLive(opts.FS, d.Path, opts.ReadOutsideLinks)
-	if err != nil {
-		return c, err
-	}
 	hm := opts.hmSwitch(d.Path, l)
 	if hm.linked {
 		// The new generation links it: a link into the store by then,
@@ -628,6 +661,19 @@ func hashLive(data []byte, p string, ptrs []string) (string, error) {
 // itself) replaced by the placeholder: the one hash the state records, for
 // whole files and for entries of shared files alike.
 func redactedHash(raw []byte, ptrs []string) (string, error) {
+	if len(ptrs) == 0 {
+		// Nothing to redact: the form encoding/json would write, found
+		// without decoding (most of deciding a file of many entries).
+		if form, ok := jsonmerge.EncodingJSONForm(raw); ok {
+			return sum(form), nil
+		}
+	}
+	return decodedHash(raw, ptrs)
+}
+
+// decodedHash is redactedHash by its definition: raw decoded, the strings
+// at ptrs replaced, encoded again.
+func decodedHash(raw []byte, ptrs []string) (string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

@@ -107,12 +107,10 @@ func literal(v any) (string, bool) {
 }
 
 // decideShared decides every entry of a shared file, and the file's new
-// content when an entry changes; syn is what the live file is read with.
-func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Options) ([]Change, error) {
-	l, err := readLive(opts.FS, d.Path, opts.ReadOutsideLinks)
-	if err != nil {
-		return nil, err
-	}
+// content when an entry changes; l is the live file, and syn what it is
+// read with.
+func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, opts Options) ([]Change, error) {
+	var err error
 	switch hm := opts.hmSwitch(d.Path, l); {
 	case hm.linked && !opts.Adopt:
 		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
@@ -160,7 +158,11 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 	// decision reads). 10,000 servers set one by one into an empty
 	// document were a third of deciding them.
 	var sets []func(*jsonmerge.Doc) error
-	for _, u := range units(d) {
+	us := units(d)
+	// Every entry's hashes, on every core, before the entries are decided
+	// one by one: they are most of deciding a file of many entries.
+	pre := measureAll(d.Path, us, resolved, live, st)
+	for i, u := range us {
 		wanted[u.key] = true
 		c := Change{Path: d.Path, Unit: unitName(u), stateKey: u.key, doc: d}
 		owned := st.Files[u.key]
@@ -186,37 +188,18 @@ func decideShared(d *render.Document, syn jsonmerge.Syntax, st *State, opts Opti
 			changes = append(changes, c)
 			continue
 		}
-		var wantRaw json.RawMessage
-		if wantRaw, err = json.Marshal(valueAt(resolved, u.path)); err != nil {
-			return nil, err
+		// The entry as the live file has it now, which the edits of the
+		// entries before it leave as it was; measured again if not.
+		m := pre[i]
+		if liveRaw, present := live.Get(u.path...); present != m.present || !bytes.Equal(liveRaw, m.liveRaw) {
+			m = measureEntry(d.Path, u, resolved, liveRaw, present, owned)
 		}
-		redRaw, err := json.Marshal(u.redacted)
-		if err != nil {
-			return nil, err
+		if m.err != nil {
+			return nil, m.err
 		}
-		wantHash, err := redactedHash(redRaw, nil)
-		if err != nil {
-			return nil, err
-		}
+		wantRaw, wantHash, liveRaw, present, liveHash := m.want, m.wantHash, m.liveRaw, m.present, m.liveHash
 		c.state = &FileState{SHA256: wantHash, Secrets: u.secrets}
-		liveRaw, present := live.Get(u.path...)
-		var liveHash string
-		if present {
-			ptrs := u.secrets
-			if owned != nil {
-				ptrs = append(append([]string(nil), ptrs...), owned.Secrets...)
-			}
-			// What agy toggles itself, and the config does not set, is
-			// the user's: it neither counts as an edit nor is overwritten.
-			agyFields := render.AgyFieldsUnder(u.path[:len(u.path)-1])
-			liveRaw = keepAgyFields(liveRaw, wantRaw, agyFields, &wantRaw)
-			if liveHash, err = redactedHash(stripFields(liveRaw, agyFields, redRaw), ptrs); err != nil {
-				return nil, fmt.Errorf("%s %s: %w", d.Path, pointer(u.path), err)
-			}
-			a, _ := jsonmerge.Canonical(liveRaw)
-			b, _ := jsonmerge.Canonical(wantRaw)
-			f.UpToDate = bytes.Equal(a, b)
-		}
+		f.UpToDate = m.upToDate
 		f.Live, f.Default = present, u.isDflt
 		f.SameContent = present && liveHash == wantHash
 		f.Ours = owned != nil && present && owned.matches(liveHash)
@@ -630,6 +613,90 @@ func ownsAny(st *State, file string) bool { return len(stateKeys(st, file)) > 0 
 // stateKeys lists the state's keys of file's entries, sorted.
 func stateKeys(st *State, file string) []string { return st.keysByFile()[file] }
 
+// measured is what deciding an entry of a shared file needs of its value
+// and of the live file's.
+type measured struct {
+	want     json.RawMessage // the entry agyconf writes, with what agy set itself kept
+	wantHash string          // its hash as the state records it, secrets redacted
+	liveRaw  json.RawMessage // the entry in the live file, as written
+	present  bool
+	liveHash string // the live entry's hash, without what agy set itself
+	upToDate bool   // the live entry means what agyconf writes
+	err      error
+}
+
+// measureAll measures every entry of us that is a member (list items need
+// nothing), against the live file as it was read, on up to workers
+// goroutines: each reads only its own entry, and the live file is only
+// read (its lookups are built before they start).
+func measureAll(file string, us []unit, resolved any, live *jsonmerge.Doc, st *State) []measured {
+	out := make([]measured, len(us))
+	for i, u := range us {
+		if !u.isItem {
+			out[i].liveRaw, out[i].present = live.Get(u.path...)
+		}
+	}
+	_ = parallel(len(us), func(i int) error {
+		if u := us[i]; !u.isItem {
+			out[i] = measureEntry(file, u, resolved, out[i].liveRaw, out[i].present, st.Files[u.key])
+		}
+		return nil
+	})
+	return out
+}
+
+// measureEntry measures one entry, whose live value is liveRaw if present;
+// owned is what the state records of it.
+func measureEntry(file string, u unit, resolved any, liveRaw json.RawMessage, present bool, owned *FileState) measured {
+	m := measured{liveRaw: liveRaw, present: present}
+	var err error
+	if m.want, err = json.Marshal(valueAt(resolved, u.path)); err != nil {
+		return measured{err: err}
+	}
+	redRaw, err := json.Marshal(u.redacted)
+	if err != nil {
+		return measured{err: err}
+	}
+	if m.wantHash, err = redactedHash(redRaw, nil); err != nil {
+		return measured{err: err}
+	}
+	if !present {
+		return m
+	}
+	ptrs := u.secrets
+	if owned != nil {
+		ptrs = append(append([]string(nil), ptrs...), owned.Secrets...)
+	}
+	// What agy toggles itself, and the config does not set, is the
+	// user's: it neither counts as an edit nor is overwritten.
+	agyFields := withMembers(liveRaw, render.AgyFieldsUnder(u.path[:len(u.path)-1]))
+	liveRaw = keepAgyFields(liveRaw, m.want, agyFields, &m.want)
+	if m.liveHash, err = redactedHash(stripFields(liveRaw, agyFields, redRaw), ptrs); err != nil {
+		return measured{err: fmt.Errorf("%s %s: %w", file, pointer(u.path), err)}
+	}
+	a, _ := jsonmerge.Canonical(liveRaw)
+	b, _ := jsonmerge.Canonical(m.want)
+	m.upToDate = bytes.Equal(a, b)
+	return m
+}
+
+// withMembers is the names of fields that raw may have as members: those
+// its text spells, or all of them when a name in it is escaped. A field it
+// cannot have changes nothing in stripFields or keepAgyFields, which decode
+// the entry to look for it; most entries have none.
+func withMembers(raw json.RawMessage, fields []string) []string {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		return fields
+	}
+	var out []string
+	for _, f := range fields {
+		if bytes.Contains(raw, []byte(`"`+f+`"`)) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // stripFields removes from an entry the members agy sets itself that the
 // config does not set (want, the entry agyconf wants, nil when it wants
 // none): they do not count in its hash.
@@ -673,8 +740,8 @@ func keepAgyFields(live, want json.RawMessage, fields []string, out *json.RawMes
 		return live
 	}
 	var l, w map[string]json.RawMessage
-	if json.Unmarshal(live, &l) != nil || json.Unmarshal(want, &w) != nil {
-		return live
+	if json.Unmarshal(live, &l) != nil || json.Unmarshal(want, &w) != nil || w == nil {
+		return live // want is not an object (null decodes to no map)
 	}
 	changed := false
 	for _, f := range fields {

@@ -1,6 +1,7 @@
 package jsonmerge
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -89,4 +90,87 @@ func TestCanonicalErrors(t *testing.T) {
 			t.Errorf("Canonical(%q) error (-want +got):\n%s", tt.in, diff)
 		}
 	}
+}
+
+// encodingJSON is what apply's state hash is defined as: raw decoded by
+// encoding/json (UseNumber) and encoded again without HTML escaping.
+func encodingJSON(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func TestEncodingJSONForm(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		ok   bool
+	}{
+		{"object, reformatted", "{\n \"b\" : [ 1.0 , 2e3 ], \"a\": {\"y\":null,\"x\":true} }\n", true},
+		{"U+2028 and U+2029 escaped, HTML kept", "\"<a>&\u2028\\u2029\"", true},
+		{"control characters", `"\u0000\u0008\u000c\u001f\u007f\n\r\t"`, true},
+		{"escapes decoded", `{"\u0062":"\/\u00e9\ud83d\ude00\ud800"}`, true},
+		{"scalar", ` -0.10E+5 `, true},
+		{"empty containers", `[{},[],""]`, true},
+		{"duplicate name: encoding/json keeps the last", `{"a":1,"a":2}`, false},
+		{"invalid UTF-8: encoding/json reads U+FFFD", "\"\xff\"", false},
+		{"a second value: a Decoder stops before it", `{} {}`, false},
+		{"not JSON", `{"a":}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := EncodingJSONForm([]byte(tt.in))
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v (%q)", ok, tt.ok, got)
+			}
+			if !ok {
+				return
+			}
+			want, err := encodingJSON([]byte(tt.in))
+			if err != nil {
+				t.Fatalf("encoding/json: %v", err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("(-encoding/json +EncodingJSONForm):\n%s", diff)
+			}
+		})
+	}
+}
+
+// FuzzEncodingJSONForm holds EncodingJSONForm to its definition: whenever
+// it answers, encoding/json reads the same text and writes the same bytes.
+// apply's state hashes depend on it.
+func FuzzEncodingJSONForm(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add([]byte(s))
+	}
+	for _, s := range []string{
+		"\"\u2028\u2029\\u2028\"", `"\u0000\u001F\u007f"`, `[1,-0,1.5e-7,1E+400]`, `{"z":{"b":[],"a":{}},"":null}`,
+		`"\ud83d\ude00\udc00\ud800x"`, `{"\u00e9":1,"e\u0301":2}`, `{"a":1,"a":1}`, "\"\xed\xa0\x80\"",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, ok := EncodingJSONForm(raw)
+		if !ok {
+			return
+		}
+		want, err := encodingJSON(raw)
+		if err != nil {
+			t.Fatalf("EncodingJSONForm read %q, encoding/json refused it: %v", raw, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%q:\nencoding/json     %q\nEncodingJSONForm  %q", raw, want, got)
+		}
+	})
 }
