@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/agyconf/agyconf/internal/jsonmerge"
+	"github.com/agyconf/agyconf/internal/render"
 )
 
 // TestRedactedHashIsDecodedHash: the fast path of redactedHash, which
@@ -82,4 +85,115 @@ func TestWithMembersChangesNothing(t *testing.T) {
 	if checked < 1000 {
 		t.Fatalf("only %d valid entries the fields were left out of: the generator tests too little", checked)
 	}
+}
+
+// measureEntryByDefinition is measureEntry as it was before it read each
+// side once: every hash by redactedHash, every form by Canonical.
+func measureEntryByDefinition(file string, u unit, resolved any, liveRaw json.RawMessage, present bool, owned *FileState) measured {
+	m := measured{liveRaw: liveRaw, present: present}
+	var err error
+	if m.want, err = json.Marshal(valueAt(resolved, u.path)); err != nil {
+		return measured{err: err}
+	}
+	redRaw, err := json.Marshal(u.redacted)
+	if err != nil {
+		return measured{err: err}
+	}
+	if m.wantHash, err = redactedHash(redRaw, nil); err != nil {
+		return measured{err: err}
+	}
+	if !present {
+		return m
+	}
+	ptrs := u.secrets
+	if owned != nil {
+		ptrs = append(append([]string(nil), ptrs...), owned.Secrets...)
+	}
+	agyFields := render.AgyFieldsUnder(u.path[:len(u.path)-1])
+	liveRaw = keepAgyFields(liveRaw, m.want, agyFields, &m.want)
+	if m.liveHash, err = decodedHash(stripFields(liveRaw, agyFields, redRaw), ptrs); err != nil {
+		return measured{err: fmt.Errorf("%s %s: %w", file, pointer(u.path), err)}
+	}
+	a, _ := jsonmerge.Canonical(liveRaw)
+	b, _ := jsonmerge.Canonical(m.want)
+	m.upToDate = bytes.Equal(a, b)
+	return m
+}
+
+// TestMeasureEntryAgrees: measureEntry, which reads each side once and
+// hashes without decoding where it can, measures every generated entry as
+// its definition does — with and without secrets, agy's own fields, live
+// entries reformatted, commented (JSONC), escaped or holding U+2028.
+func TestMeasureEntryAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pick := func(s ...string) string { return s[r.IntN(len(s))] }
+	value := func() string {
+		return pick(`"npx"`, `"a\u2028b"`, `"<x>&"`, `1.0`, `-0`, `1e400`, `true`, `null`, `["-y","x"]`, `{"B":"2","A":"1"}`, `"disabled"`, `"é\/"`)
+	}
+	object := func() string {
+		var b bytes.Buffer
+		b.WriteByte('{')
+		for i := range r.IntN(4) {
+			if i > 0 {
+				b.WriteString(pick(",", " ,\n  "))
+			}
+			fmt.Fprintf(&b, `"%s":%s`, pick("command", "args", "env", "disabled", `disa\u0062led`, "url"), value())
+		}
+		b.WriteString(pick("}", " // c\n}", "\n}"))
+		return b.String()
+	}
+	agreed, secrets, fields := 0, 0, 0
+	for i := range 20000 {
+		var want any
+		if err := json.Unmarshal([]byte(object()), &want); err != nil {
+			continue // a comment or a duplicate: the config's side is JSON
+		}
+		u := unit{path: []string{"mcpServers", "s"}, redacted: want}
+		owned := (*FileState)(nil)
+		if r.IntN(4) == 0 {
+			if w, ok := want.(map[string]any); ok && len(w) > 0 {
+				red := map[string]any{}
+				for k, v := range w {
+					red[k] = v
+				}
+				for k := range w {
+					red[k] = render.Placeholder
+					u.secrets = []string{"/" + k}
+					break
+				}
+				u.redacted = red
+				secrets++
+			}
+		}
+		if r.IntN(4) == 0 {
+			owned = &FileState{Secrets: []string{"/command"}}
+		}
+		resolved := map[string]any{"mcpServers": map[string]any{"s": want}}
+		live := json.RawMessage(object())
+		if r.IntN(5) == 0 {
+			b, _ := json.Marshal(want)
+			live = b // the entry exactly as agyconf writes it
+		}
+		if bytes.Contains(live, []byte("disabled")) {
+			fields++
+		}
+		present := r.IntN(6) != 0
+		got := measureEntry("f.json", u, resolved, live, present, owned)
+		def := measureEntryByDefinition("f.json", u, resolved, live, present, owned)
+		if fmt.Sprint(got.err) != fmt.Sprint(def.err) || !bytes.Equal(got.want, def.want) || got.wantHash != def.wantHash ||
+			got.liveHash != def.liveHash || got.upToDate != def.upToDate || got.present != def.present || !bytes.Equal(got.liveRaw, def.liveRaw) {
+			t.Fatalf("case %d: want %s, live %s (present %v, secrets %q, owned %v):\nmeasureEntry %+v\ndefinition   %+v", i, mustJSON(want), live, present, u.secrets, owned, got, def)
+		}
+		if def.upToDate {
+			agreed++
+		}
+	}
+	if agreed < 500 || secrets < 1000 || fields < 1000 {
+		t.Fatalf("the generator tests too little: %d up to date, %d with secrets, %d naming agy's field", agreed, secrets, fields)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

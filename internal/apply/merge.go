@@ -657,8 +657,19 @@ func measureEntry(file string, u unit, resolved any, liveRaw json.RawMessage, pr
 	if err != nil {
 		return measured{err: err}
 	}
-	if m.wantHash, err = redactedHash(redRaw, nil); err != nil {
-		return measured{err: err}
+	// Each side is read once: the canonical form compared below, and the
+	// hash of the same reading (jsonmerge.EncodingJSONFormOf), when the
+	// entry holds no secret and what is hashed is what is compared.
+	var wantCanon []byte // jsonmerge.Canonical(m.want), once read
+	if bytes.Equal(redRaw, m.want) {
+		if c, err := jsonmerge.Canonical(m.want); err == nil {
+			wantCanon, m.wantHash = c, sum(jsonmerge.EncodingJSONFormOf(c))
+		}
+	}
+	if wantCanon == nil {
+		if m.wantHash, err = redactedHash(redRaw, nil); err != nil {
+			return measured{err: err}
+		}
 	}
 	if !present {
 		return m
@@ -671,12 +682,18 @@ func measureEntry(file string, u unit, resolved any, liveRaw json.RawMessage, pr
 	// user's: it neither counts as an edit nor is overwritten.
 	agyFields := withMembers(liveRaw, render.AgyFieldsUnder(u.path[:len(u.path)-1]))
 	liveRaw = keepAgyFields(liveRaw, m.want, agyFields, &m.want)
-	if m.liveHash, err = redactedHash(stripFields(liveRaw, agyFields, redRaw), ptrs); err != nil {
+	liveCanon, liveErr := jsonmerge.Canonical(liveRaw)
+	if len(agyFields) == 0 && len(ptrs) == 0 && liveErr == nil {
+		// Nothing stripped, nothing redacted: redactedHash(liveRaw).
+		m.liveHash = sum(jsonmerge.EncodingJSONFormOf(liveCanon))
+	} else if m.liveHash, err = redactedHash(stripFields(liveRaw, agyFields, redRaw), ptrs); err != nil {
 		return measured{err: fmt.Errorf("%s %s: %w", file, pointer(u.path), err)}
 	}
-	a, _ := jsonmerge.Canonical(liveRaw)
-	b, _ := jsonmerge.Canonical(m.want)
-	m.upToDate = bytes.Equal(a, b)
+	if wantCanon == nil || len(agyFields) > 0 {
+		// Not read yet, or keepAgyFields may have added to it.
+		wantCanon, _ = jsonmerge.Canonical(m.want)
+	}
+	m.upToDate = bytes.Equal(liveCanon, wantCanon)
 	return m
 }
 

@@ -1,11 +1,11 @@
 package jsonmerge
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // Canonical returns raw, one JSON value, in a form that depends only on what
@@ -29,30 +29,40 @@ func Canonical(raw json.RawMessage) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("canonical form: %w", err)
 	}
-	return n.appendCanonical(nil, false), nil
+	return n.appendCanonical(nil), nil
 }
 
 // EncodingJSONForm is what encoding/json writes for the value it decodes
 // raw to — a Decoder with UseNumber, then an Encoder with HTML escaping
-// off —, found without building that value: Canonical's form with U+2028
-// and U+2029 escaped (\u2028, \u2029) and a newline after. It is how
-// agyconf's state hashes what it owns (apply's redactedHash), so it must
-// stay exactly that: FuzzEncodingJSONForm holds it to encoding/json.
+// off —, found without building that value. It is how agyconf's state
+// hashes what it owns (apply's redactedHash), so it must stay exactly
+// that: FuzzEncodingJSONForm holds it to encoding/json.
 //
 // ok is false when raw is not JSON as Canonical reads it: a Decoder may
 // still read it (it stops after the first value, lets a later duplicate
 // name win, reads invalid UTF-8 as U+FFFD), so then decode it instead.
 func EncodingJSONForm(raw []byte) (form []byte, ok bool) {
-	n, _, err := parseOne(raw, false, Syntax{})
+	canon, err := Canonical(raw)
 	if err != nil {
 		return nil, false
 	}
-	return append(n.appendCanonical(make([]byte, 0, len(raw)+1), true), '\n'), true
+	return EncodingJSONFormOf(canon), true
 }
 
-// appendCanonical appends n's canonical form; lineSeps escapes U+2028 and
-// U+2029 in strings, as encoding/json does.
-func (n *node) appendCanonical(b []byte, lineSeps bool) []byte {
+// EncodingJSONFormOf is EncodingJSONForm of a text whose Canonical form is
+// canon: the two differ only in that encoding/json escapes U+2028 and
+// U+2029 (\u2028, \u2029), which can only be in strings, and writes a
+// newline after the value.
+func EncodingJSONFormOf(canon []byte) []byte {
+	form := canon
+	if bytes.Contains(canon, []byte{0xe2, 0x80}) { // the two's first bytes
+		form = bytes.ReplaceAll(form, []byte("\u2028"), []byte(`\u2028`))
+		form = bytes.ReplaceAll(form, []byte("\u2029"), []byte(`\u2029`))
+	}
+	return append(form[:len(form):len(form)], '\n')
+}
+
+func (n *node) appendCanonical(b []byte) []byte {
 	switch n.kind {
 	case kindObject:
 		members := slices.SortedFunc(slices.Values(n.entries), func(x, y *entry) int { return strings.Compare(x.name, y.name) })
@@ -61,9 +71,9 @@ func (n *node) appendCanonical(b []byte, lineSeps bool) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendCanonicalString(b, m.name, lineSeps)
+			b = appendString(b, m.name)
 			b = append(b, ':')
-			b = m.val.appendCanonical(b, lineSeps)
+			b = m.val.appendCanonical(b)
 		}
 		return append(b, '}')
 	case kindArray:
@@ -72,33 +82,11 @@ func (n *node) appendCanonical(b []byte, lineSeps bool) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = item.val.appendCanonical(b, lineSeps)
+			b = item.val.appendCanonical(b)
 		}
 		return append(b, ']')
 	case kindString:
-		return appendCanonicalString(b, n.str, lineSeps)
+		return appendString(b, n.str)
 	}
 	return append(b, n.raw...)
-}
-
-// appendCanonicalString is appendString, with U+2028 and U+2029 escaped
-// when lineSeps is set.
-func appendCanonicalString(b []byte, s string, lineSeps bool) []byte {
-	if !lineSeps || !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029") {
-		return appendString(b, s)
-	}
-	start := len(b)
-	b = appendString(b, s)
-	out := b[:start]
-	for _, r := range string(b[start:]) {
-		switch r {
-		case '\u2028':
-			out = append(out, `\u2028`...)
-		case '\u2029':
-			out = append(out, `\u2029`...)
-		default:
-			out = utf8.AppendRune(out, r)
-		}
-	}
-	return out
 }
