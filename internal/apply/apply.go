@@ -323,6 +323,11 @@ func readLive(fsys FS, p string, readOutside bool) (live, error) {
 	if err != nil {
 		return live{}, err
 	}
+	if t := st.Mode().Type(); t != 0 && t != fs.ModeSymlink {
+		// Refused on what Lstat says, never opened: opening a FIFO, even
+		// without blocking, wakes a writer waiting on it.
+		return live{}, liveErr(fsys, p, &confine.NotRegularError{Path: fsys.Full(p), Mode: st.Mode()})
+	}
 	var l live
 	if st.Mode()&fs.ModeSymlink != 0 {
 		if l.link, err = fsys.Readlink(p); err != nil {
@@ -370,9 +375,12 @@ type liveRead struct {
 
 // readLives reads the live file of every document not refused, on up to
 // workers goroutines: a render of hundreds of files otherwise waited for
-// each read in turn. Nothing is decided, let alone written, while they are
-// read, so reading them all first sees what reading each just before its
-// decision did.
+// each read in turn. Nothing is written while they are read, so reading
+// them all first sees what reading each just before its decision did, and
+// the error reported is the first in the plan's order, as before. What
+// changed is that a document after one whose decision fails is read too:
+// read only (readLive opens regular files alone), which is what a render
+// without that failure does to it.
 func readLives(opts Options, docs []*render.Document, refused []*Change) []liveRead {
 	out := make([]liveRead, len(docs))
 	_ = parallel(len(docs), func(i int) error {

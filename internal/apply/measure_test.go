@@ -4,9 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/render"
 )
@@ -196,4 +203,51 @@ func TestMeasureEntryAgrees(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// openCounter is a confine.FS that counts the reads that open a file.
+type openCounter struct {
+	confine.FS
+	opened []string
+}
+
+func (o *openCounter) ReadFile(name string, limit int64) ([]byte, fs.FileInfo, error) {
+	o.opened = append(o.opened, name)
+	return o.FS.ReadFile(name, limit)
+}
+
+// TestReadLiveNeverOpensWhatIsNotAFile: a FIFO, a folder or a socket where
+// a file goes is refused on what Lstat says, with the error a read gives,
+// and never opened: opening a FIFO, even without blocking, wakes a writer
+// waiting on it. Decide reads every document's live file before deciding
+// any, so this holds after an earlier document failed too.
+func TestReadLiveNeverOpensWhatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "folder"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "file"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := confine.Open(dir, confine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := &openCounter{FS: root}
+	for name, kind := range map[string]string{"fifo": "a named pipe (FIFO)", "folder": "a folder"} {
+		_, err := readLive(fsys, name, false)
+		want := fmt.Sprintf("%s exists and is %s, not a regular file", filepath.Join(dir, name), kind)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("readLive(%s): %v, want %q…", name, err, want)
+		}
+	}
+	if l, err := readLive(fsys, "file", false); err != nil || string(l.data) != "{}" {
+		t.Errorf("readLive(file): %q, %v", l.data, err)
+	}
+	if !slices.Equal(fsys.opened, []string{"file"}) {
+		t.Errorf("opened %q, want only the regular file", fsys.opened)
+	}
 }
