@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -228,7 +230,10 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 		}
 		out = append(out, cs...)
 	}
-	for p, fsState := range st.Files {
+	// In order, so that of two stale files that cannot be read the same
+	// one is reported every time.
+	for _, p := range slices.Sorted(maps.Keys(st.Files)) {
+		fsState := st.Files[p]
 		if wanted[p] || strings.Contains(p, unitSep) {
 			continue
 		}

@@ -251,3 +251,23 @@ func TestReadLiveNeverOpensWhatIsNotAFile(t *testing.T) {
 		t.Errorf("opened %q, want only the regular file", fsys.opened)
 	}
 }
+
+// TestStaleErrorIsStable: of two stale files that cannot be read, Decide
+// reports the same one every time (the state's files used to be visited
+// in map order).
+func TestStaleErrorIsStable(t *testing.T) {
+	e := newEnv(t)
+	st := &State{Files: map[string]*FileState{}}
+	for _, name := range []string{"a.md", "b.md", "c.md", "d.md"} {
+		if err := os.Mkdir(filepath.Join(e.root, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		st.Files[name] = &FileState{SHA256: "0"}
+	}
+	for range 20 {
+		_, err := Decide(&render.Plan{}, st, e.options())
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(e.root, "a.md")+" exists") {
+			t.Fatalf("Decide: %v, want the error of a.md", err)
+		}
+	}
+}
