@@ -34,9 +34,10 @@ type Env struct {
 	Home string
 	// Now is the clock for marker ages and log lines; nil is time.Now.
 	Now func() time.Time
-	// Executable is agyhook's own path, re-executed as the detached
-	// supervisor of mempalace mine.
-	Executable string
+	// Executable returns agyhook's own path, re-executed as the detached
+	// supervisor of mempalace mine; asked only then (os.Executable reads
+	// /proc/self/exe, a system call the no-op paths do without).
+	Executable func() (string, error)
 	// LookPath resolves mempalace when --mempalace is absent; nil never
 	// finds it.
 	LookPath func(string) (string, error)
@@ -67,12 +68,11 @@ const DefaultWatchdog = 2500 * time.Millisecond
 // OSEnv is the Env of the running process.
 func OSEnv(version string) Env {
 	home, _ := os.UserHomeDir()
-	self, _ := os.Executable()
 	return Env{
 		Getenv:     os.Getenv,
 		Home:       home,
 		Now:        time.Now,
-		Executable: self,
+		Executable: os.Executable,
 		LookPath:   exec.LookPath,
 		Environ:    os.Environ,
 		Exec:       execve,

@@ -50,7 +50,7 @@ func (f *fixture) env() Env {
 		Getenv:     func(k string) string { return f.vars[k] },
 		Home:       f.home,
 		Now:        func() time.Time { return f.now },
-		Executable: "/nonexistent/agyhook",
+		Executable: func() (string, error) { return "/nonexistent/agyhook", nil },
 		LookPath: func(name string) (string, error) {
 			if name == "mempalace" {
 				return "/fake/bin/mempalace", nil

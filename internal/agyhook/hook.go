@@ -213,7 +213,7 @@ func (h *hook) logf(format string, a ...any) {
 }
 
 func appendLog(path, line string) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return
 	}

@@ -12,7 +12,7 @@ import (
 // lockState takes the state dir's exclusive lock. flock is released by the
 // kernel when the process dies, so a killed hook never leaves it held.
 func lockState(dir string) (unlock func(), err error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,11 @@ type SpawnRequest struct {
 // /dev/null and the log file instead of any descriptor of ours; a new
 // session keeps it alive when agy kills the hook's process group.
 func (h *hook) spawnSupervisor(req SpawnRequest) error {
-	if h.env.Executable == "" {
+	var self string
+	if h.env.Executable != nil {
+		self, _ = h.env.Executable()
+	}
+	if self == "" {
 		return errors.New("own executable path unknown")
 	}
 	logf, err := os.OpenFile(req.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
@@ -41,7 +45,7 @@ func (h *hook) spawnSupervisor(req SpawnRequest) error {
 	}
 	defer logf.Close()
 	args := append([]string{superviseCmd, "--marker", req.Marker, "--token", req.Token, "--"}, req.Argv...)
-	cmd := exec.Command(h.env.Executable, args...)
+	cmd := exec.Command(self, args...)
 	cmd.Stdin = nil // /dev/null
 	cmd.Stdout = logf
 	cmd.Stderr = logf

@@ -88,7 +88,7 @@ func wakeDisabled(env Env) string {
 // "hooks": {"auto_save": false} disables: a config that cannot be read
 // or parsed must not silently stop saving.
 func autoSaveOff(home string) bool {
-	f, err := os.Open(filepath.Join(home, ".mempalace", "config.json"))
+	f, err := openFile(filepath.Join(home, ".mempalace", "config.json"), os.O_RDONLY, 0)
 	if err != nil {
 		return false
 	}
@@ -175,7 +175,7 @@ func isRecent(now, t time.Time, d time.Duration) bool {
 }
 
 func touch(path string, now time.Time) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
+	f, err := openFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func bumpCounter(dir, id string) (int, error) {
 		return 0, err
 	}
 	defer unlock()
-	f, err := os.OpenFile(filepath.Join(dir, countPrefix+id), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openFile(filepath.Join(dir, countPrefix+id), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return 0, err
 	}
@@ -262,7 +262,7 @@ func claimPending(dir, path, token string, now time.Time) (bool, error) {
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return false, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := openFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return false, err
 	}
