@@ -13,9 +13,8 @@ import (
 // which keeps such a descriptor out of the runtime's poller: os.OpenFile
 // switches every file to non-blocking, tries to register it (which fails
 // for a regular file) and switches it back, four system calls per file
-// that a hook run before every model call pays for nothing. Measured
-// alternately against the build before, the save path went from
-// 1.08–1.22× to 1.06–1.18× a minimal Go hook (docs/benchmarks.md).
+// that a hook run before every model call pays for nothing
+// (docs/benchmarks.md, agyhook).
 func openFile(name string, flag int, perm os.FileMode) (*os.File, error) {
 	for {
 		fd, err := syscall.Open(name, flag|syscall.O_CLOEXEC, uint32(perm.Perm()))
