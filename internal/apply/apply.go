@@ -338,6 +338,12 @@ func readLive(fsys FS, p string, readOutside bool) (live, error) {
 		if l.link, err = fsys.Readlink(p); err != nil {
 			return live{}, err
 		}
+		// A link inside the root to something that is not a file: the
+		// same, on what Stat says. One that leads out or nowhere fails
+		// Stat and is judged below, as ever.
+		if tst, serr := fsys.Stat(p); serr == nil && tst.Mode().Type() != 0 {
+			return live{}, liveErr(fsys, p, &confine.NotRegularError{Path: fsys.Full(p), Mode: tst.Mode()})
+		}
 	}
 	data, fi, err := fsys.ReadFile(p, MaxLiveFileSize)
 	var le *confine.LinkError
@@ -384,8 +390,9 @@ type liveRead struct {
 // them all first sees what reading each just before its decision did, and
 // the error reported is the first in the plan's order, as before. What
 // changed is that a document after one whose decision fails is read too:
-// read only (readLive opens regular files alone), which is what a render
-// without that failure does to it.
+// read only, and only a regular file is opened (readLive refuses anything
+// else, at the path or behind a link, on what Lstat or Stat says), which
+// is what a render without that failure does to it.
 func readLives(opts Options, docs []*render.Document, refused []*Change) []liveRead {
 	out := make([]liveRead, len(docs))
 	_ = parallel(len(docs), func(i int) error {

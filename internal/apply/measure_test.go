@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -217,27 +219,40 @@ func (o *openCounter) ReadFile(name string, limit int64) ([]byte, fs.FileInfo, e
 }
 
 // TestReadLiveNeverOpensWhatIsNotAFile: a FIFO, a folder or a socket where
-// a file goes is refused on what Lstat says, with the error a read gives,
-// and never opened: opening a FIFO, even without blocking, wakes a writer
-// waiting on it. Decide reads every document's live file before deciding
-// any, so this holds after an earlier document failed too.
+// a file goes, or a link inside the root to one, is refused on what Lstat
+// or Stat says, naming the path, and never opened: opening a FIFO, even
+// without blocking, wakes a writer waiting on it. Decide reads every
+// document's live file before deciding any, so this holds after an earlier
+// document failed too.
 func TestReadLiveNeverOpensWhatIsNotAFile(t *testing.T) {
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
+	sock, err := net.Listen("unix", filepath.Join(dir, "sock"))
+	if err != nil {
+		t.Skipf("a unix socket: %v", err)
+	}
+	defer sock.Close()
 	if err := os.Mkdir(filepath.Join(dir, "folder"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "file"), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	kinds := map[string]string{"fifo": "a named pipe (FIFO)", "folder": "a folder", "sock": "a socket"}
+	for name, kind := range maps.Clone(kinds) {
+		if err := os.Symlink(name, filepath.Join(dir, "link-to-"+name)); err != nil {
+			t.Fatal(err)
+		}
+		kinds["link-to-"+name] = kind
+	}
 	root, err := confine.Open(dir, confine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fsys := &openCounter{FS: root}
-	for name, kind := range map[string]string{"fifo": "a named pipe (FIFO)", "folder": "a folder"} {
+	for name, kind := range kinds {
 		_, err := readLive(fsys, name, false)
 		want := fmt.Sprintf("%s exists and is %s, not a regular file", filepath.Join(dir, name), kind)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
