@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
@@ -67,7 +68,7 @@ func (e *DocumentError) Error() string {
 	return b.String()
 }
 
-// Validator holds schemas, each read once and compiled for the evaluator
+// Validator holds schemas, each read once and compiled by jsonschema/v6
 // the first time a document needs it. Build one with NewValidator and
 // reuse it. A Validator is safe for concurrent use.
 type Validator struct {
@@ -76,12 +77,13 @@ type Validator struct {
 
 type docSchema struct {
 	name string
-	// The evaluator's nodes (evaluate.go), compiled the first time a
-	// document of this schema is checked.
-	nodesOnce sync.Once
-	root      *node
-	rootErr   error
-	// source is the schema document, for the descriptions findings quote.
+	// The library's schema, compiled the first time a document of this
+	// schema is checked.
+	compileOnce sync.Once
+	compiled    *jsonschema.Schema
+	compileErr  error
+	// source is the schema document, for the descriptions findings quote
+	// and the keywords repairPropertyNames reads.
 	source  any
 	printer *message.Printer
 }
@@ -618,11 +620,11 @@ func newDocSchema(name string) (*docSchema, error) {
 	return &docSchema{name: name, source: doc, printer: message.NewPrinter(language.English)}, nil
 }
 
-// nodes is the schema compiled for the evaluator, the first time a
+// schema is the library's compiled schema, compiled the first time a
 // document needs it.
-func (ds *docSchema) nodes() (*node, error) {
-	ds.nodesOnce.Do(func() { ds.root, ds.rootErr = compileNodes(URL(ds.name), ds.source) })
-	return ds.root, ds.rootErr
+func (ds *docSchema) schema() (*jsonschema.Schema, error) {
+	ds.compileOnce.Do(func() { ds.compiled, ds.compileErr = compileParsed(ds.name, ds.source) })
+	return ds.compiled, ds.compileErr
 }
 
 // validateInt32 is format "int32": a number written as a JSON integer
@@ -706,21 +708,26 @@ func (c *collector) add(r rawFinding) {
 }
 
 func (ds *docSchema) validate(value any, loc locator) []Finding {
-	root, err := ds.nodes()
-	if err != nil {
-		line, col := loc.locate(nil, false)
-		return []Finding{{Line: line, Column: col, Message: err.Error()}}
-	}
-	// Nearly every document passes: the quick check builds nothing.
-	if root.passes(value) {
-		return nil
-	}
-	f := root.evaluate(value)
-	if f == nil {
-		return nil
-	}
 	c := &collector{ds: ds}
-	c.collect(f)
+	// A number no bound can judge is refused before the library sees the
+	// document: it would dereference nil (unjudgeable).
+	unjudgeable(value, c)
+	if len(c.out) == 0 {
+		compiled, err := ds.schema()
+		if err == nil {
+			err = compiled.Validate(value)
+		}
+		if err == nil {
+			return nil
+		}
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			line, col := loc.locate(nil, false)
+			return []Finding{{Line: line, Column: col, Message: err.Error()}}
+		}
+		ds.repairPropertyNames(ve, value)
+		c.collect(ve)
+	}
 	raws := c.out
 	sup := &trie{}
 	for _, r := range raws {
@@ -845,17 +852,17 @@ func comparePaths(a, b []string) int {
 }
 
 // sortedCauses orders a failure's causes by where and what they are:
-// closest and nameMessages take the first of equals, and the library the
-// evaluator follows lists an object's members in Go's map order.
-func sortedCauses(e *failure) []*failure {
-	cs := slices.Clone(e.causes)
-	key := func(c *failure) []string {
-		if pn, ok := c.kind.(*kind.PropertyNames); ok {
-			// First, by name: the order the library's findings were
-			// listed in when its paths for them could not be trusted.
-			return []string{"\x00propertyNames", pn.Property, c.schemaURL}
+// closest and nameMessages take the first of equals, and the library lists
+// an object's members in Go's map order.
+func sortedCauses(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	cs := slices.Clone(e.Causes)
+	key := func(c *jsonschema.ValidationError) []string {
+		if pn, ok := c.ErrorKind.(*kind.PropertyNames); ok {
+			// First, by name: the order these findings have always
+			// been listed in.
+			return []string{"\x00propertyNames", pn.Property, c.SchemaURL}
 		}
-		return append(slices.Clip(c.loc), "\x00", c.schemaURL, fmt.Sprintf("%T", c.kind))
+		return append(slices.Clip(c.InstanceLocation), "\x00", c.SchemaURL, fmt.Sprintf("%T", c.ErrorKind))
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return comparePaths(key(cs[i]), key(cs[j])) < 0 })
 	return cs
@@ -865,17 +872,17 @@ func sortedCauses(e *failure) []*failure {
 // own messages; for a failed oneOf or anyOf only the alternative that came
 // closest, so a handler missing one key is not also told it is not a
 // prompt handler.
-func (c *collector) collect(e *failure) {
+func (c *collector) collect(e *jsonschema.ValidationError) {
 	ds := c.ds
-	loc := slices.Clip(e.loc)
-	switch k := e.kind.(type) {
+	loc := slices.Clip(e.InstanceLocation)
+	switch k := e.ErrorKind.(type) {
 	case *kind.PropertyNames:
 		var msgs []string
 		for _, cause := range sortedCauses(e) {
 			msgs = append(msgs, ds.nameMessages(cause)...)
 		}
 		if len(msgs) == 0 {
-			if d := ds.description(e.schemaURL); d != "" {
+			if d := ds.description(e.SchemaURL); d != "" {
 				msgs = []string{d}
 			} else {
 				msgs = []string{"not allowed"}
@@ -895,22 +902,22 @@ func (c *collector) collect(e *failure) {
 		}
 		return
 	case *kind.Not, *kind.FalseSchema:
-		msg := ds.description(e.schemaURL)
+		msg := ds.description(e.SchemaURL)
 		if msg == "" {
 			msg = "not allowed here"
 		}
 		c.add(rawFinding{path: loc, atKey: true, msg: msg})
 		return
 	case *kind.OneOf, *kind.AnyOf:
-		if len(e.causes) > 0 {
+		if len(e.Causes) > 0 {
 			for _, r := range ds.closest(e) {
 				c.add(r)
 			}
 			return
 		}
 	}
-	if len(e.causes) == 0 {
-		c.add(rawFinding{path: loc, msg: e.kind.LocalizedString(ds.printer)})
+	if len(e.Causes) == 0 {
+		c.add(rawFinding{path: loc, msg: e.ErrorKind.LocalizedString(ds.printer)})
 		return
 	}
 	for _, cause := range sortedCauses(e) {
@@ -920,7 +927,7 @@ func (c *collector) collect(e *failure) {
 
 // collectAll is collect of one error tree into a list of its own, for the
 // comparisons of closest and nameMessages.
-func (ds *docSchema) collectAll(e *failure) []rawFinding {
+func (ds *docSchema) collectAll(e *jsonschema.ValidationError) []rawFinding {
 	c := &collector{ds: ds}
 	c.collect(e)
 	return c.out
@@ -929,11 +936,11 @@ func (ds *docSchema) collectAll(e *failure) []rawFinding {
 // nameMessages says why a key's name failed its propertyNames schema. A
 // name outside a list also gets the list's description: why the list is
 // what it is.
-func (ds *docSchema) nameMessages(e *failure) []string {
-	switch e.kind.(type) {
+func (ds *docSchema) nameMessages(e *jsonschema.ValidationError) []string {
+	switch e.ErrorKind.(type) {
 	case *kind.Enum, *kind.Const:
-		msg := e.kind.LocalizedString(ds.printer)
-		if d := ds.description(e.schemaURL); d != "" {
+		msg := e.ErrorKind.LocalizedString(ds.printer)
+		if d := ds.description(e.SchemaURL); d != "" {
 			msg = strings.TrimSuffix(d, ".") + "; " + msg
 		}
 		return []string{msg}
@@ -956,8 +963,8 @@ func (ds *docSchema) nameMessages(e *failure) []string {
 // as a handler's type) matched, then the one with the fewest findings,
 // then the first. When every alternative only misses a required key, the
 // finding says which keys would do.
-func (ds *docSchema) closest(e *failure) []rawFinding {
-	depth := len(e.loc)
+func (ds *docSchema) closest(e *jsonschema.ValidationError) []rawFinding {
+	depth := len(e.InstanceLocation)
 	var missing []string
 	allRequired := true
 	best, bestScore := []rawFinding(nil), [2]int{-1, -1}
@@ -982,25 +989,25 @@ func (ds *docSchema) closest(e *failure) []rawFinding {
 			quoted[i] = strconv.Quote(m)
 		}
 		msg := "missing one of " + strings.Join(quoted, ", ")
-		if d := ds.description(e.schemaURL); d != "" {
+		if d := ds.description(e.SchemaURL); d != "" {
 			msg += ". " + d
 		}
-		return []rawFinding{{path: slices.Clip(e.loc), msg: msg}}
+		return []rawFinding{{path: slices.Clip(e.InstanceLocation), msg: msg}}
 	}
 	return best
 }
 
 // onlyRequired reports whether an alternative failed only for missing
 // keys of the object at depth, and which.
-func onlyRequired(e *failure, depth int) ([]string, bool) {
-	if r, ok := e.kind.(*kind.Required); ok && len(e.loc) == depth {
+func onlyRequired(e *jsonschema.ValidationError, depth int) ([]string, bool) {
+	if r, ok := e.ErrorKind.(*kind.Required); ok && len(e.InstanceLocation) == depth {
 		return r.Missing, true
 	}
-	if len(e.causes) == 0 {
+	if len(e.Causes) == 0 {
 		return nil, false
 	}
 	var all []string
-	for _, c := range e.causes {
+	for _, c := range e.Causes {
 		m, ok := onlyRequired(c, depth)
 		if !ok {
 			return nil, false
@@ -1010,14 +1017,14 @@ func onlyRequired(e *failure, depth int) ([]string, bool) {
 	return all, true
 }
 
-func discriminatorMiss(e *failure, depth int) bool {
-	switch e.kind.(type) {
+func discriminatorMiss(e *jsonschema.ValidationError, depth int) bool {
+	switch e.ErrorKind.(type) {
 	case *kind.Const, *kind.Enum:
-		if len(e.loc) == depth+1 {
+		if len(e.InstanceLocation) == depth+1 {
 			return true
 		}
 	}
-	for _, c := range e.causes {
+	for _, c := range e.Causes {
 		if discriminatorMiss(c, depth) {
 			return true
 		}

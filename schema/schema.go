@@ -1,7 +1,9 @@
 // Package schema embeds agyconf's JSON Schemas (2020-12): the schema of
 // the input's JSON form, and, as they are added, the schemas of every
 // document agyconf writes. The files are the source of truth; this package
-// makes them available to the binary; evaluate.go applies them.
+// makes them available to the binary and applies them with
+// santhosh-tekuri/jsonschema/v6 (guard.go keeps two of its defects out of
+// the findings).
 package schema
 
 import (
@@ -14,6 +16,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 //go:embed *.schema.json
@@ -65,9 +69,9 @@ func URL(name string) string {
 	return "https://raw.githubusercontent.com/agyconf/agyconf/main/schema/" + path.Clean(name) + ".schema.json"
 }
 
-// parse reads the named schema's source as encoding/json with UseNumber
-// reads it: numbers keep their literal, which the bounds and the
-// messages use.
+// parse reads the named schema's source as the library reads a document:
+// encoding/json with UseNumber, so numbers keep their literal, which the
+// bounds and the messages use.
 func parse(name string) (any, error) {
 	src, err := Source(name)
 	if err != nil {
@@ -83,6 +87,26 @@ func parse(name string) (any, error) {
 		return nil, fmt.Errorf("schema %s: data after the top-level value", name)
 	}
 	return doc, nil
+}
+
+// compileParsed compiles the named schema from its parsed source with
+// jsonschema/v6: draft 2020-12 unless the schema says otherwise, formats
+// asserted, and agyconf's format "int32" (what Go's encoding/json reads
+// into an int32, agy's hook timeouts). The compiler keeps doc as it is, so
+// it can still be read (docSchema.source).
+func compileParsed(name string, doc any) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.RegisterFormat(&jsonschema.Format{Name: "int32", Validate: validateInt32})
+	if err := c.AddResource(URL(name), doc); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	s, err := c.Compile(URL(name))
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	return s, nil
 }
 
 // Example returns the first of the named schema's "examples": for a hook's

@@ -26,11 +26,8 @@ func TestCompileAll(t *testing.T) {
 		t.Fatal("no embedded schemas")
 	}
 	for _, name := range names {
-		if _, err := schema.CompileWithLibrary(name); err != nil {
+		if _, err := schema.Compile(name); err != nil {
 			t.Errorf("schema %s does not compile: %v", name, err)
-		}
-		if err := schema.CompileForEvaluator(name); err != nil {
-			t.Errorf("schema %s does not compile for agyconf's evaluator: %v", name, err)
 		}
 	}
 }
@@ -142,7 +139,7 @@ const semanticPrefix = "semantic:"
 // bundled JSON example, and the decoder's own
 // internal/config/testdata/{valid,invalid}/*.json when they exist.
 func TestEquivalence(t *testing.T) {
-	sch, err := schema.CompileWithLibrary(schema.Input)
+	sch, err := schema.Compile(schema.Input)
 	if err != nil {
 		t.Fatal(err)
 	}

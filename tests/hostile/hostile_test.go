@@ -16,6 +16,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -84,6 +86,10 @@ func skillSource() map[string]string {
 }
 
 func hugeMatcher() string { return strings.Repeat("a{1000}", 11) }
+
+// hostileState is a state whose backup names a json_escape (an integer
+// from 1 to 16) that no bound can judge.
+const hostileState = `{"version": 4, "instance": "hostile", "files": {}, "backups": [{"id": "cccccccccccccccccccccccccccccccc", "path": "x", "reason": "found", "secrets": [{"pointer": "", "parts": [{"json_escape": 1e99999999}]}]}]}` + "\n"
 
 var hookConfig = hcl(global + "hook \"audit\" {\n  pre_tool_use {\n    matcher = \"run_command\"\n    command = \"/bin/true\"\n  }\n}\n")
 var mcpConfig = hcl(global + "mcp_server \"github\" {\n  command = \"github-mcp-server\"\n}\n")
@@ -227,6 +233,43 @@ func cases() []hostileCase {
 			files: hcl(global + "# " + strings.Repeat("x", 8<<20) + "\n"),
 			code:  2, want: "the limit is 8388608 bytes", file: "agyconf.hcl", token: ""},
 	)
+
+	// Numbers no bound can judge: big.Rat, which jsonschema/v6 compares
+	// numbers with, reads no decimal exponent past ±1,000,000, and the
+	// library dereferences nil on one where a bound applies. The config's
+	// decoder refuses every number past a float64's range where it is
+	// written, in both syntaxes; live files are TestHostileNumbersLive's.
+	for _, n := range []struct{ name, body, token string }{
+		{"hook timeout", "hook \"h\" {\n  stop {\n    command = \"/bin/true\"\n    timeout = 1e99999999\n  }\n}\n", "1e99999999"},
+		{"matcher group timeout", "hook \"h\" {\n  pre_tool_use {\n    matcher = \"run_command\"\n    command = \"/bin/true\"\n    timeout = -1e99999999\n  }\n}\n", "-1e99999999"},
+		{"server timeout_seconds", "mcp_server \"m\" {\n  command = \"/bin/true\"\n  timeout_seconds = 1e-99999999\n}\n", "1e-99999999"},
+		{"mempalace save_interval", "harness \"mempalace\" {\n  save_interval = 10e-1000001\n}\n", "10e-1000001"},
+		{"settings value", "settings {\n  x = 1e99999999\n}\n", "1e99999999"},
+		{"exponent past int64", "mcp_server \"m\" {\n  command = \"/bin/true\"\n  timeout_seconds = 1e9999999999999999999\n}\n", "1e9999999999999999999"},
+	} {
+		want := "Number out of range"
+		if strings.Contains(n.token, "9999999999999") {
+			want = "Invalid number literal"
+		}
+		cs = append(cs, hostileCase{name: "number " + n.name, files: hcl(global + n.body),
+			code: 2, want: want, file: "agyconf.hcl", token: n.token})
+	}
+	for _, n := range []struct{ name, body, token, want string }{
+		{"hook timeout", `"hook": {"h": {"stop": {"command": "/bin/true", "timeout": 1e99999999}}}`, "1e99999999", "Number out of range"},
+		{"server timeout_seconds", `"mcp_server": {"m": {"command": "/bin/true", "timeout_seconds": -1e-99999999}}`, "-1e-99999999", "Number out of range"},
+		{"mempalace save_interval", `"harness": {"mempalace": {"save_interval": 1e1000001}}`, "1e1000001", "Number out of range"},
+		{"server env", `"mcp_server": {"m": {"command": "/bin/true", "env": {"A": 1e99999999}}}`, "1e99999999", "Number out of range"},
+		{"exponent past int64", `"mcp_server": {"m": {"command": "/bin/true", "timeout_seconds": 1e-9999999999999999999}}`, "1e-9999999999999999999", "Invalid JSON number"},
+	} {
+		cs = append(cs, hostileCase{name: "json number " + n.name,
+			files: jsonCfg(`{"agyconf": {"scope": "global"}, ` + n.body + `}`),
+			code:  2, want: n.want, file: "agyconf.json", token: n.token})
+	}
+	cs = append(cs, hostileCase{name: "state number past big.Rat", files: mcpConfig, args: []string{"--instance", "hostile"},
+		setup: func(t *testing.T, s scene) {
+			s.write(t, filepath.Join(s.root, ".local/state/agyconf/hostile.json"), hostileState, 0o644)
+		},
+		code: 2, want: "which no schema bound can judge", path: fmt.Sprintf(".local/state/agyconf/hostile.json:1:%d", strings.Index(hostileState, "1e99999999")+1)})
 
 	// On disk: folders that lead out of the root.
 	cs = append(cs,
@@ -487,5 +530,103 @@ func TestLimitsAgree(t *testing.T) {
 	code := cli.Main([]string{"agyconf", "validate", p}, &out, &out)
 	if code == 0 || !strings.Contains(out.String(), "at most 16777216 bytes") {
 		t.Fatalf("exit %d:\n%s", code, clip(out.String()))
+	}
+}
+
+// Numbers no bound can judge, in files agyconf reads but did not write.
+// validate PATH refuses each at its file:line:column whatever governs it
+// (a bounded timeout, a member no schema names), before jsonschema/v6 sees
+// the document: the library dereferences nil on one under a bound. render
+// merges into live shared files by their bytes, never asking the library
+// about them: it keeps the foreign entries as they are, and validate PATH
+// then points at them. hook test refuses them in a payload and in a
+// handler's answer.
+func TestHostileNumbersLive(t *testing.T) {
+	const judge = "which no schema bound can judge"
+	base := t.TempDir()
+	root, cfg := filepath.Join(base, "root"), filepath.Join(base, "cfg")
+	s := scene{root: root, cfg: cfg}
+	files := map[string]string{
+		".gemini/config/hooks.json": "{\n  \"audit\": {\n    \"Stop\": [{\"command\": \"/bin/true\", \"timeout\": 1e99999999}],\n" +
+			"    \"PreInvocation\": [{\"command\": \"/bin/true\", \"timeout\": -1e-99999999}]\n  }\n}\n",
+		".gemini/config/mcp_config.json":        "{\"mcpServers\": {\"s\": {\"command\": \"/bin/true\", \"timeoutSeconds\": 10e-1000001}}}\n",
+		".gemini/config/config.json":            "{\"userSettings\": {\"x\": [1, 1e1000001]}}\n",
+		".gemini/antigravity-cli/settings.json": "{\"model\": {\"n\": 1e99999999}}\n",
+	}
+	// Where each number starts, as file:line:column.
+	var want []string
+	for name, text := range files {
+		s.write(t, filepath.Join(root, name), text, 0o644)
+		for _, lit := range []string{"-1e-99999999", "10e-1000001", "1e1000001", " 1e99999999"} {
+			if i := strings.Index(text, lit); i >= 0 {
+				i += len(lit) - len(strings.TrimSpace(lit))
+				line := strings.Count(text[:i], "\n") + 1
+				want = append(want, fmt.Sprintf("%s:%d:%d", name, line, i-strings.LastIndex(text[:i], "\n")))
+			}
+		}
+	}
+	sort.Strings(want)
+	validate := func() []string {
+		t.Helper()
+		var out bytes.Buffer
+		code := cli.Main([]string{"agyconf", "validate", "--format", "json", filepath.Join(root, ".gemini")}, &out, &out)
+		var rep struct {
+			Findings []struct {
+				File, Message string
+				Line, Column  int
+			}
+		}
+		if err := json.Unmarshal(out.Bytes(), &rep); code != 1 || err != nil {
+			t.Fatalf("validate: exit %d, %v:\n%s", code, err, clip(out.String()))
+		}
+		var got []string
+		for _, f := range rep.Findings {
+			if strings.Contains(f.Message, judge) {
+				rel, err := filepath.Rel(root, f.File)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, fmt.Sprintf("%s:%d:%d", filepath.ToSlash(rel), f.Line, f.Column))
+			}
+		}
+		sort.Strings(got)
+		return got
+	}
+	if got := validate(); !slices.Equal(got, want) {
+		t.Fatalf("validate PATH refused numbers at %q, want %q", got, want)
+	}
+
+	// render merges its own entries beside the foreign ones.
+	s.write(t, filepath.Join(cfg, "agyconf.hcl"), global+"hook \"h\" {\n  stop {\n    command = \"/bin/true\"\n  }\n}\nmcp_server \"m\" {\n  command = \"/bin/true\"\n}\n", 0o644)
+	var out bytes.Buffer
+	if code := cli.Main([]string{"agyconf", "render", "--config", cfg, "--root", root}, &out, &out); code != 0 {
+		t.Fatalf("render: exit %d:\n%s", code, clip(out.String()))
+	}
+	for _, name := range []string{".gemini/config/hooks.json", ".gemini/config/mcp_config.json"} {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lit := range []string{`"timeout": 1e99999999}`, `"timeout": -1e-99999999}`, `"timeoutSeconds": 10e-1000001}`} {
+			if strings.Contains(files[name], lit) && !bytes.Contains(b, []byte(lit)) {
+				t.Errorf("render lost %s from %s:\n%s", lit, name, b)
+			}
+		}
+	}
+	if got := validate(); len(got) != len(want) {
+		t.Errorf("after render, validate PATH refused numbers at %q, want %d", got, len(want))
+	}
+
+	// hook test: a payload, and a handler's answer.
+	payload := filepath.Join(base, "payload.json")
+	s.write(t, payload, `{"stepIdx": 1e99999999}`, 0o644)
+	hooks := filepath.Join(base, "hooks.json")
+	s.write(t, hooks, `{"h": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "printf '{\"decision\": \"allow\", \"n\": 1e99999999}'", "timeout": 5}]}]}}`, 0o644)
+	out.Reset()
+	code := cli.Main([]string{"agyconf", "hook", "test", "PreToolUse", "--hooks", hooks, "--payload", payload, "--allow-exec"}, &out, &out)
+	for _, w := range []string{"1:13: /stepIdx: the number 1e99999999", "1:28: /n: the number 1e99999999"} {
+		if code != 1 || !strings.Contains(out.String(), w) {
+			t.Errorf("hook test: exit %d, want 1 and %q:\n%s", code, w, clip(out.String()))
+		}
 	}
 }
