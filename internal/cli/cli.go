@@ -18,15 +18,16 @@ import (
 // Exit codes, one table for every command (docs/cli.md, "Exit codes").
 const (
 	ExitOK       = 0 // done, in sync, no findings
-	ExitFindings = 1 // drift (--check, --exit-code) or findings (validate)
-	ExitBadInput = 2 // bad input or usage, or cannot run
+	ExitFindings = 1 // drift (--check, --exit-code), findings (validate), not loaded (doctor)
+	ExitBadInput = 2 // bad input or usage, or cannot run, or agy cannot be asked (doctor)
 	ExitConflict = 3 // a conflict was refused (render)
 )
 
 const exitCodeHelp = `EXIT CODES (the same for every command):
    0  done, in sync, or no findings
-   1  drift (render --check, diff --exit-code, fmt --check) or findings (validate)
-   2  bad input or usage, or agyconf cannot run
+   1  drift (render --check, diff --exit-code, fmt --check), findings
+      (validate), or something the config renders not loaded (doctor)
+   2  bad input or usage, agyconf cannot run, or agy cannot be asked (doctor)
    3  a conflict was refused (render)`
 
 // version is set at link time (-ldflags "-X …/internal/cli.version=v1.2.3");
@@ -120,6 +121,7 @@ EXAMPLES:
 			schemaCommand(),
 			versionCommand(),
 			importCommand(),
+			doctorCommand(),
 			completionCommand(),
 			manCommand(),
 		},

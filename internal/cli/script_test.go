@@ -3,6 +3,9 @@ package cli_test
 import (
 	"encoding/json"
 	"flag"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -37,7 +40,15 @@ func TestMain(m *testing.M) {
 //
 // starts the MCP server NAME of the mcp_config.json FILE the way agy
 // does — its command and args as argv, no shell, its env added to the
-// environment — and keeps its stdout and stderr for stdout/stderr.
+// environment — and keeps its stdout and stderr for stdout/stderr; and
+//
+//	agystandin DIR, agyless
+//
+// install the stand-in agy of agyconf doctor's tests
+// (internal/doctor/testdata/standin/agy, which answers agy's read-only
+// reports from recorded answers and refuses anything else) as DIR/agy,
+// and leave on PATH only the folder of the test's own programs, so no
+// agy is found.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -45,11 +56,13 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode":  clitest.ExitCode,
-			"statev1":   clitest.StateV1,
-			"stateflat": clitest.StateFlatAgents,
-			"cmpjson":   clitest.CmpJSON,
-			"mcpstart":  cmdMCPStart,
+			"exitcode":   clitest.ExitCode,
+			"statev1":    clitest.StateV1,
+			"stateflat":  clitest.StateFlatAgents,
+			"cmpjson":    clitest.CmpJSON,
+			"mcpstart":   cmdMCPStart,
+			"agystandin": cmdAgyStandin,
+			"agyless":    cmdAgyless,
 		},
 	})
 }
@@ -81,4 +94,24 @@ func cmdMCPStart(ts *testscript.TestScript, neg bool, args []string) {
 		return
 	}
 	ts.Check(err)
+}
+
+func cmdAgyStandin(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: agystandin DIR")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "doctor", "testdata", "standin", "agy"))
+	ts.Check(err)
+	dir := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(dir, 0o755))
+	ts.Check(os.WriteFile(filepath.Join(dir, "agy"), data, 0o755))
+}
+
+func cmdAgyless(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: agyless")
+	}
+	// testscript puts the folder of the test binary's commands first.
+	first, _, _ := strings.Cut(ts.Getenv("PATH"), string(os.PathListSeparator))
+	ts.Setenv("PATH", first)
 }

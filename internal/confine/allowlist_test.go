@@ -64,6 +64,8 @@ var allowed = map[string]string{
 	"internal/cli/hooktest.go hooksFromConfig os.Stat":  "whether the folder a handler would run in exists",
 	"internal/cli/hooktest.go runHandler os.MkdirTemp":  "an empty folder for a handler whose own does not exist yet",
 	"internal/cli/hooktest.go runHandler os.RemoveAll":  "that empty folder, afterwards",
+	// doctor: paths agy reports beside paths the plan writes.
+	"internal/doctor/compare.go Resolve filepath.EvalSymlinks": "where a path agy reports and a path the plan writes lead, to compare them (nothing is read)",
 	// validate PATH: the trees the user names, wherever they are; each
 	// file is read bounded (readLimited).
 	"internal/lint/lookpath.go listNames os.OpenFile":        "the names in a folder of PATH, to find the programs hooks and servers name (validate PATH's machine-dependent rules; nothing is read)",

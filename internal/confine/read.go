@@ -172,3 +172,47 @@ func InNixStore(p string) bool {
 	rel, err := filepath.Rel(NixStore, p)
 	return err == nil && filepath.IsLocal(rel)
 }
+
+// Size is the size of the regular file at path, a file a user or a program
+// they run writes (agy's log): not one under a render root.
+func Size(path string) (int64, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return 0, &NotRegularError{Path: path, Mode: st.Mode()}
+	}
+	return st.Size(), nil
+}
+
+// ReadTail reads the regular file at path from the byte offset from to its
+// end, at most its last limit bytes; from past the end (a file started
+// anew) reads its last limit bytes. It refuses what ReadFile refuses, and
+// opens without blocking. What grew while it read is left for the next
+// read.
+func ReadTail(path string, from, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: path, Mode: st.Mode()}
+	}
+	end := st.Size()
+	if from > end || from < 0 {
+		from = 0
+	}
+	from = max(from, end-limit)
+	data := make([]byte, end-from)
+	n, err := f.ReadAt(data, from)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return data[:n], nil
+}
