@@ -254,6 +254,12 @@ func TestParseMCPListForms(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseMCPList = %+v, %v", got, err)
 	}
+	// A row wider than its columns is read by its whitespace when that is
+	// unambiguous.
+	got, err = ParseMCPList([]byte("NAME    TYPE   STATUS   COMMAND/URL\nverylongname stdio disabled /bin/x --y\n"))
+	if want := []ListedServer{{Name: "verylongname", Type: "stdio", Status: "disabled", Target: "/bin/x --y"}}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("a misaligned row: %+v, %v", got, err)
+	}
 	for _, bad := range []string{
 		"",
 		"NAME TYPE STATUS\nx stdio enabled\n",

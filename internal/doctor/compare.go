@@ -287,6 +287,13 @@ func (d *diagnosis) causes(it Expected, item *Item) {
 			}
 		}
 	}
+	kind := map[Kind]agy.KindID{KindHook: agy.Hooks, KindServer: agy.MCPConfig, KindSkill: agy.Skills, KindPermission: agy.Settings}[it.Kind]
+	if it.Kind == KindPermission && it.Scope == "shared" {
+		kind = agy.UserConfig
+	}
+	if kd, ok := agy.KindOf(kind); ok && kd.Since.Known() && !d.version.AtLeast(kd.Since) {
+		item.Causes = append(item.Causes, fmt.Sprintf("agy %s predates %s (agy %s)", d.version, kd.Summary, kd.Since))
+	}
 	if it.Kind == KindServer && it.Plugin != "" && !agy.Has(d.version, agy.MCPPluginServerNames) {
 		item.Causes = append(item.Causes, fmt.Sprintf("agy %s names a plugin's server without the plugin's prefix (from %s: %s)", d.version, agy.BehaviourOf(agy.MCPPluginServerNames).Since, agy.PluginServerName(it.Plugin, it.Name)))
 	}

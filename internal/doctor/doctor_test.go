@@ -471,3 +471,138 @@ func TestExecRunnerTimeout(t *testing.T) {
 		t.Errorf("run: %+v", r)
 	}
 }
+
+// TestDiagnoseEvents: a hook agy lists without some of its events is not
+// loaded, the event a build predates named as the cause; an answer that
+// lists no handlers at all (builds differ) is not held against the hook.
+func TestDiagnoseEvents(t *testing.T) {
+	root := t.TempDir()
+	cfg := `
+agyconf {
+  scope       = "global"
+  agy_version = "1.1.25"
+}
+hook "audit" {
+  session_start {
+    command = "/bin/a"
+  }
+  stop {
+    command = "/bin/a"
+  }
+}
+`
+	file := root + "/.gemini/config/hooks.json"
+	res, _ := diagnose(t, cfg, map[string]Run{"--version": answer("1.1.20"), "-p /hooks --output-format json": hooksAnswer(hookEntry("audit", file, true, "stop"))}, root)
+	it := res.Items[0]
+	if it.Status != NotLoaded || it.Detail != "agy lists it without its SessionStart handlers" || !strings.Contains(strings.Join(it.Causes, "\n"), "agy 1.1.20 predates the event SessionStart (agy 1.1.25)") {
+		t.Errorf("%+v", it)
+	}
+	res, _ = diagnose(t, cfg, map[string]Run{"--version": answer("1.3.3"), "-p /hooks --output-format json": hooksAnswer(`{"name":"audit","enabled":true,"source":"` + file + `"}`)}, root)
+	if it := res.Items[0]; it.Status != Loaded {
+		t.Errorf("without actions: %+v", it)
+	}
+}
+
+// TestDiagnosePlugins: a plugin's server is found by its namespaced name;
+// a plugin's hook agy could not parse, or a plugin disabled in the live
+// config.json, is named as the cause; a plugin the config disables is not
+// checked.
+func TestDiagnosePlugins(t *testing.T) {
+	root := t.TempDir()
+	cfg := `
+agyconf {
+  scope = "global"
+}
+plugin "tools" {
+  mcp_server "tracker" {
+    command = "/bin/tracker"
+  }
+  hook "guard" {
+    stop {
+      command = "/bin/guard"
+    }
+  }
+}
+plugin "off" {
+  enabled = false
+  hook "quiet" {
+    stop {
+      command = "/bin/quiet"
+    }
+  }
+}
+`
+	logFile := filepath.Join(root, ".gemini", "antigravity-cli", "cli.log")
+	cfgFile := filepath.Join(root, ".gemini", "config", "config.json")
+	for _, f := range []string{logFile, cfgFile} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(cfgFile, []byte(`{"plugins": {"tools": {"enabled": false}, "off": {"enabled": false}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logFile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, scope := plan(t, cfg)
+	res := Diagnose(context.Background(), Options{Plan: p, Scope: scope, Root: root, Agy: "/fake/agy", Home: root,
+		Run: runnerFunc(func(_ context.Context, argv []string, _ string, _ []string, _ time.Duration) Run {
+			switch strings.Join(argv[1:], " ") {
+			case "--version":
+				return answer("1.3.0")
+			case "mcp list":
+				return answer("NAME           TYPE   STATUS   COMMAND/URL\ntools_tracker  stdio  enabled  /bin/tracker\n")
+			case "-p /hooks --output-format json":
+				if err := os.WriteFile(logFile, []byte("W1201 10:00:00.000000 1 hooks.go:73] Failed to parse hooks for plugin tools:\n  invalid hook \"guard\": bad\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return hooksAnswer()
+			}
+			return Run{Code: 1}
+		})})
+	byName := map[string]Item{}
+	for _, it := range res.Items {
+		byName[it.Name] = it
+	}
+	if it := byName["tracker"]; it.Status != Loaded || it.Plugin != "tools" {
+		t.Errorf("tracker: %+v", it)
+	}
+	causes := strings.Join(byName["guard"].Causes, "\n")
+	for _, want := range []string{
+		`agy's log: failed to parse the hooks of plugin tools: invalid hook "guard": bad`,
+		"the plugin tools is disabled in " + cfgFile + ": agy plugin enable tools",
+	} {
+		if !strings.Contains(causes, want) {
+			t.Errorf("guard's causes lack %q:\n%s", want, causes)
+		}
+	}
+	if it := byName["quiet"]; it.Status != NotChecked || !strings.Contains(it.Detail, "the config disables the plugin off") {
+		t.Errorf("quiet: %+v", it)
+	}
+}
+
+// TestDiagnoseLogWithoutSize: a log that did not exist before doctor
+// asked is read whole, and only its last loading counts.
+func TestDiagnoseLogWithoutSize(t *testing.T) {
+	root := t.TempDir()
+	logFile := filepath.Join(root, ".gemini", "antigravity-cli", "cli.log")
+	cfg := "agyconf {\n  scope = \"global\"\n}\nhook \"audit\" {\n  stop {\n    command = \"/bin/a\"\n  }\n}\n"
+	p, scope := plan(t, cfg)
+	res := Diagnose(context.Background(), Options{Plan: p, Scope: scope, Root: root, Agy: "/fake/agy", Home: root,
+		Run: runnerFunc(func(_ context.Context, argv []string, _ string, _ []string, _ time.Duration) Run {
+			if argv[1] == "--version" {
+				return answer("1.3.3")
+			}
+			if err := os.MkdirAll(filepath.Dir(logFile), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(logFile, []byte("hooks_manager.go:33] failed to parse hooks.json at /old: old\nhooks_manager.go:53] loaded 0 named hooks from 1 hooks.json file(s)\nhooks_manager.go:53] loaded 1 named hooks from 1 hooks.json file(s)\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return hooksAnswer()
+		})})
+	if got := strings.Join(res.Log.Lines, "|"); got != "loaded 1 named hooks from 1 hooks.json file(s)" {
+		t.Errorf("log lines: %s", got)
+	}
+}
