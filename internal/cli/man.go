@@ -90,9 +90,13 @@ func manCommandSection(w io.Writer, parent string, cmd *cli.Command) {
 		fmt.Fprint(w, ".PP\n")
 		roffText(w, cmd.Description)
 	}
+	// Every flag, the hidden ones too (those the Home Manager module
+	// passes): help lists what a user types, the manual everything.
 	var flags []cli.DocGenerationFlag
-	for _, f := range cmd.VisibleFlags() {
-		if df, ok := f.(cli.DocGenerationFlag); ok {
+	for _, f := range cmd.Flags {
+		// A flag without a usage is plumbing of agyconf's own (status's
+		// defer-secrets, always on), not for anyone to pass.
+		if df, ok := f.(cli.DocGenerationFlag); ok && df.GetUsage() != "" {
 			flags = append(flags, df)
 		}
 	}

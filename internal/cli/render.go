@@ -40,20 +40,9 @@ over what agyconf did not write, links into a Home Manager generation
 included. Either keeps the version it replaces under the state folder's
 backups/.
 
---after-hm-link DIR, with --dry-run, is the Home Manager module's check
-before a switch changes anything: DIR is the home-files folder of the
-generation about to be linked. The decision is then the one the render will
-make after Home Manager's linkGeneration: a link into a Home Manager
-generation is gone by then unless DIR links that path too, and a path DIR
-links is a link into the store.
-
---defer-secrets is for renders that must not fail on a secret not decrypted
-yet (the Home Manager module's activation, before sops-nix or agenix ran,
-and its re-render when the file appears): an inline secret that cannot be
-read is a warning; an entry or file that needs it and that agyconf already
-wrote keeps the value it holds, a new one is left out, each is listed as
-pending (also by agyconf status, and in the state), and everything else is
-rendered. Without it, render refuses an unreadable inline secret (exit 2).
+The flags the Home Manager module passes (--after-hm-link, --defer-secrets,
+--option-paths) are left out of --help: agyconf man and docs/nix.md
+describe them.
 
 --check changes nothing and exits 1 when a render would change something,
 listing each path as missing, changed, stale or conflicting: the CI gate.
@@ -71,8 +60,8 @@ EXAMPLES:
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files and entries edited since agyconf wrote them (the edited version is backed up)"},
 			&cli.BoolFlag{Name: "adopt", Usage: "take over files and entries agyconf did not write, Home Manager links included (the original is backed up)"},
 			quietFlag(),
-			&cli.BoolFlag{Name: "defer-secrets", Usage: "an inline secret that cannot be read yet does not fail the render: what needs it keeps what it holds, or is left out, until a render can read it (the Home Manager module's activation)"},
-			&cli.StringFlag{Name: "after-hm-link", Usage: "with --dry-run: decide as the render after Home Manager links the generation whose home-files folder is `DIR` (the Home Manager module's check before anything changes): links of the generation it replaces are not conflicts"},
+			&cli.BoolFlag{Name: "defer-secrets", Hidden: true, Usage: "an inline secret that cannot be read yet does not fail the render: what needs it keeps what it holds, or is left out, until a render can read it (the Home Manager module's activation)"},
+			&cli.StringFlag{Name: "after-hm-link", Hidden: true, Usage: "with --dry-run: decide as the render after Home Manager links the generation whose home-files folder is `DIR` (the Home Manager module's check before anything changes): links of the generation it replaces are not conflicts"},
 		),
 		Action: runRender,
 	}
@@ -182,7 +171,7 @@ func runRender(c *cli.Context) error {
 		// Only a check may pretend the links already changed: a render
 		// writes into the files as they are.
 		if !c.Bool("dry-run") {
-			return exit(ExitBadInput, fmt.Errorf("--after-hm-link goes with --dry-run only: it decides as the render after Home Manager's linkGeneration will (see agyconf render --help)"))
+			return exit(ExitBadInput, fmt.Errorf("--after-hm-link goes with --dry-run only: it decides as the render after Home Manager's linkGeneration will (docs/cli.md)"))
 		}
 		if !filepath.IsAbs(dir) {
 			return exit(ExitBadInput, fmt.Errorf("--after-hm-link: %q is not an absolute path (the home-files folder of a Home Manager generation)", dir))

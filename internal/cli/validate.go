@@ -24,17 +24,22 @@ func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check an agyconf config, or Antigravity files as they are on disk, without writing anything",
-		UsageText: "agyconf validate --config PATH [--strict] [--diagnostics-format text|json]\n   agyconf validate [--format text|json|sarif] [--strict] [--agy-version X.Y.Z] PATH...",
+		UsageText: "agyconf validate --config PATH [--offline] [--strict] [--diagnostics-format text|json]\n   agyconf validate [--format text|json|sarif] [--strict] [--agy-version X.Y.Z] PATH...",
 		Description: `With --config, reads the agyconf config at PATH — one .hcl or .json
 file, or a folder of them — through the same pipeline render runs
 (decoding, harnesses, rendering, and every rendered document checked
 against its schema and the rules below that depend on the file alone), and
 reports every problem at once, each with its file and line (and column, in
-the JSON form): a config it calls valid renders. What depends on this
-machine is a warning, labelled so: a secret file not readable here (only
-looked at, never read), and, when the render root exists, what render would
-refuse there. Exits 0 when the config is valid, 1 when it has problems
-(with --strict, also on a warning about this machine).
+the JSON form): a config it calls valid renders here. An inline secret
+(one render writes into a file) that cannot be read here is an error, as
+render refuses it too; what else depends on this machine is a warning,
+labelled so: a secret agyhook reads when agy starts the server, missing
+here (only looked at, never read), and, when the render root exists, what
+render would refuse there. --offline judges the config alone, looking at
+nothing of this machine (no secret file, no render root): for CI or a
+build machine, where the secrets are not.
+Exits 0 when the config is valid, 1 when it has problems (with --strict,
+also on a warning about this machine).
 
 With PATHs, lints Antigravity's own files as they are on disk, whoever
 wrote them: a global ~/.gemini, a workspace (.agents/, .agent/, _agents/,
@@ -47,6 +52,7 @@ Nothing is written either way; 2 means the command could not run.
 
 EXAMPLES:
    agyconf validate --config ~/.config/agyconf
+   agyconf validate --config agyconf.hcl --offline
    agyconf validate --config agyconf.hcl --diagnostics-format json | jq .diagnostics
    agyconf validate ~/.gemini .
    agyconf validate --format sarif --strict . > agyconf.sarif`,
@@ -54,11 +60,12 @@ EXAMPLES:
 			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "validate the agyconf config (`PATH`): a file or folder"},
 			&cli.StringFlag{Name: "root", Usage: "with --config, also decide against the live files under `DIR` (default: the scope's, when it exists); what render would refuse there is a warning"},
 			&cli.StringFlag{Name: "instance", Usage: "with --config, the config's state `NAME` for that decision"},
+			&cli.BoolFlag{Name: "offline", Usage: "with --config, judge the config alone: no secret file, render root or anything else of this machine is looked at (CI, a build machine)"},
 			diagFormatFlag(),
 			optionPathsFlag(),
 			colorFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
-			&cli.BoolFlag{Name: "strict", Usage: "warnings count as findings too (exit 1): with PATHs, every warning; with --config, the warnings about this machine (a secret file missing or not readable here, a live conflict)"},
+			&cli.BoolFlag{Name: "strict", Usage: "warnings count as findings too (exit 1): with PATHs, every warning; with --config, the warnings about this machine (a secret agyhook reads missing here, a live conflict)"},
 			quietFlag(),
 			&cli.StringFlag{Name: "agy-version", Usage: "with PATHs, the oldest agy build (`X.Y.Z`) the files must load on: what only newer builds accept is an error below it, and a warning naming the version when no version is given"},
 		},
@@ -76,19 +83,28 @@ func runValidate(c *cli.Context) error {
 	if c.String("agy-version") != "" {
 		return exit(ExitBadInput, fmt.Errorf("--agy-version applies to live PATHs; a config names the build it targets itself, in agyconf { agy_version = \"…\" }"))
 	}
+	offline := c.Bool("offline")
+	if offline && (c.String("root") != "" || c.String("instance") != "") {
+		return exit(ExitBadInput, fmt.Errorf("--offline looks at nothing of this machine, so --root and --instance do not go with it (see agyconf validate --help)"))
+	}
 	path, format, err := configFlags(c)
 	if err != nil {
 		return err
 	}
 	// The same pipeline render runs: what validate calls valid, render
-	// writes (unless this machine stands in the way, which is a warning
-	// here: a secret not readable yet, a live file in conflict).
+	// writes. An inline secret render cannot read is an error here as it
+	// is there; what else of this machine stands in the way is a warning
+	// (a secret agyhook reads later, a live file in conflict). Once a
+	// secret refuses the render, the root is not looked at: render stops
+	// before it, and one problem is told once.
 	cfg := engine.Load(path)
 	diags := cfg.Diags
-	if cfg.OK() {
+	if cfg.OK() && !offline {
 		_, sd := cfg.Secrets(false)
 		diags = append(diags, sd...)
-		diags = append(diags, liveConflicts(c, cfg)...)
+		if !sd.HasErrors() {
+			diags = append(diags, liveConflicts(c, cfg)...)
+		}
 	}
 	if err := writeDiags(c, format, cfg.Parser, diags); err != nil {
 		return exit(ExitBadInput, err)
@@ -224,7 +240,7 @@ func writeDiags(c *cli.Context, format diagfmt.Format, p *config.Parser, diags h
 // optionPathsFlag names diagnostics by the option of a generator (the
 // Home Manager module) that wrote the config.
 func optionPathsFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "option-paths", Usage: "name each problem in a generated JSON config by the option it came from: `FILE` maps, per config file name, JSON pointers to option paths (the Home Manager module writes it beside its agyconf.json)"}
+	return &cli.StringFlag{Name: "option-paths", Hidden: true, Usage: "name each problem in a generated JSON config by the option it came from: `FILE` maps, per config file name, JSON pointers to option paths (the Home Manager module writes it beside its agyconf.json)"}
 }
 
 // maxOptionPaths bounds the map: a pointer per value of a config.

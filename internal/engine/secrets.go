@@ -28,7 +28,8 @@ func (MachineCheck) MachineDependent() bool { return true }
 // starts the server) only has to exist eventually, because sops-nix and
 // agenix often decrypt after activation, so a missing one warns. With
 // strict unset (validate --config) the inline ones are only stat'ed, not
-// read, and an unreadable one warns too. Messages never hold a value.
+// read; an unreadable one is the same error, so validate says what render
+// will do. Messages never hold a value.
 //
 // The values read come back, so a render reads each file once.
 func (c *Config) Secrets(strict bool) (map[string]string, hcl.Diagnostics) {
@@ -82,8 +83,8 @@ func (c *Config) secrets(strict, deferUnreadable bool) (map[string]string, map[s
 					Subject: &rng, Extra: MachineCheck{}}
 				switch {
 				case !strict:
-					d.Severity, d.Summary = hcl.DiagWarning, "Secret unreadable on this machine"
-					d.Detail = fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so render refuses until it is readable.", err)
+					// validate: the verdict render will give, located.
+					d.Detail = fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so agyconf render refuses until it is readable (validate --offline judges the config without this machine).", err)
 				case deferUnreadable:
 					d.Severity, d.Summary = hcl.DiagWarning, "Secret not readable yet"
 					d.Detail = fmt.Sprintf("%v. The entries this secret is written into keep what they hold, and new ones are left out, until it can be read (pending); the rest is rendered.", err)
