@@ -14,8 +14,11 @@
 #     it once it appears); any other failure is reported with the command to
 #     run again, and fails the switch only when Home Manager's remaining
 #     steps have run (an EXIT trap, chained to Home Manager's own).
-#   agyconfClean, with programs.agyconf.enable = false, lets go of what the
-#     module's instance rendered.
+#   agyconfClean, with programs.agyconf.enable = false, has the previous
+#     generation's agyconf let go of what the module's instance rendered.
+# Quiet, as Home Manager's own steps are: a switch that goes well prints
+# nothing of agyconf's but a secret still pending and the config's
+# warnings; -v (VERBOSE) prints each command and its whole report.
 # In a dry run (home-manager switch -n) nothing is written: the check prints
 # what a switch would do, and a failure is printed with its exit status.
 
@@ -76,10 +79,19 @@ agyconfCheck() {
     {
       printf '%s\n' "$out"
       echo "agyconf: the switch stops here, before anything changed: the render would be refused (exit code 3)."
-      echo "  Each conflict above ends with what resolves it. See what differs:  agyconf diff --config $config --root $root"
-      echo "  For files agyconf did not write or that were edited since, programs.agyconf.onConflict = \"adopt\""
-      echo "  (take them over) or \"force\" (overwrite the edits) also does, both keeping a backup; it is \"$onConflict\" now."
-      echo "  Entries of another config's instance need agyconf render --take-over NAME instead (docs/nix.md, \"Coming from a CLI config\")."
+      if [[ $out == *"is linked by the Home Manager generation being activated"* ]]; then
+        # The new generation links a file agyconf writes: adopting or
+        # forcing it would make the next switch abort in checkLinkTargets.
+        echo "  Another Home Manager option links a file agyconf writes (above): keep one of the two, since a file has"
+        echo "  one writer. onConflict and --adopt do not settle this: replacing that link would make the next switch abort."
+      else
+        echo "  ~/.config/agyconf is still the current generation's config: name the new one in what you run now."
+        echo "    agyconf diff --config $config --root $root"
+        echo "    agyconf render --config $config --root $root --force   (overwrite what was edited since agyconf wrote it)"
+        echo "    agyconf render --config $config --root $root --adopt   (take over what agyconf did not write)"
+        echo "  Both keep a backup; then switch again. Or set programs.agyconf.onConflict = \"force\" or \"adopt\" (now \"$onConflict\")."
+        echo "  Entries of another config's instance: add --take-over NAME to that render (docs/nix.md, \"Coming from a CLI config\")."
+      fi
     } >&2
     return 3
     ;;
@@ -107,7 +119,8 @@ agyconfActivate() {
   fi
   local -a args=(render --defer-secrets --config "$config" --root "$root" ${_agyconfFlagList[@]+"${_agyconfFlagList[@]}"})
   [[ -n $optionPaths ]] && args+=(--option-paths "$optionPaths")
-  # agyconf render has no verbose flag: with -v, say what runs.
+  # Quiet unless -v: then say what runs, and let render report all it did.
+  [[ -v VERBOSE ]] || args+=(--quiet)
   verboseEcho "agyconf: $agyconf ${args[*]}"
   local rc=0
   run "$agyconf" "${args[@]}" || rc=$?
@@ -156,16 +169,24 @@ _agyconfAtExit() {
   exit "$status"
 }
 
-# agyconfClean AGYCONF CONFIG ROOT STATE
-#   CONFIG  a config of the module's instance that describes nothing
-#   STATE   that instance's state, relative to ROOT
-# With programs.agyconf.enable = false: when the instance has a state, lets
-# go of everything it owns (agyconf clean). A failure is reported and the
-# switch goes on; the files stay as they are.
+# agyconfClean ROOT STATE CONFIG
+#   STATE   the module's instance's state, relative to ROOT
+#   CONFIG  where a generation holds the module's config, relative to it
+#           (home-files/.config/agyconf)
+# With programs.agyconf.enable = false: when the instance has a state and
+# the generation being replaced had the module enabled, that generation's
+# agyconf lets go of everything the instance owns, reading that
+# generation's config (both stay rooted until the activation ends). The
+# disabled module names no agyconf of its own, so importing it builds
+# nothing; after one such switch the previous generation has none, and
+# later switches do nothing. A failure is reported and the switch goes on.
 agyconfClean() {
-  local agyconf=${1:?agyconfClean: missing AGYCONF} config=${2:?agyconfClean: missing CONFIG}
-  local root=${3:?agyconfClean: missing ROOT} state=${4:?agyconfClean: missing STATE}
-  [[ -e "$root/$state" ]] || return 0
+  local root=${1:?agyconfClean: missing ROOT} state=${2:?agyconfClean: missing STATE}
+  local rel=${3:?agyconfClean: missing CONFIG}
+  [[ -e "$root/$state" && -v oldGenPath ]] || return 0
+  local agyconf="$oldGenPath/home-path/bin/agyconf" config="$oldGenPath/$rel"
+  [[ -x $agyconf && -e $config ]] || return 0
+  verboseEcho "agyconf: $agyconf clean --config $config --root $root"
   if [[ -v DRY_RUN ]]; then
     echo "agyconf: dry run; programs.agyconf is disabled, a switch would clean what it rendered:"
     local rc=0
@@ -177,10 +198,8 @@ agyconfClean() {
   out=$(run "$agyconf" clean --config "$config" --root "$root" 2>&1) || rc=$?
   if ((rc != 0)); then
     printf '%s\n' "$out" >&2
-    echo "agyconf: clean failed with exit code $rc (messages above); the files stay as they are. Run: agyconf clean --config $config --root $root" >&2
-  elif [[ ! $out =~ ^cleaned\ .*:\ nothing\ to\ do$ ]]; then
-    # The state stays (its backups), so later activations clean again:
-    # they say something only when there was something to let go of.
+    echo "agyconf: clean failed with exit code $rc (messages above); the files stay as they are. Run: $agyconf clean --config $config --root $root" >&2
+  elif [[ -v VERBOSE || ! $out =~ ^cleaned\ .*:\ nothing\ to\ do$ ]]; then
     echo "agyconf: programs.agyconf is disabled: let go of what it rendered (programs.agyconf.cleanOnDisable)"
     printf '%s\n' "$out"
   fi

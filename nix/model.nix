@@ -95,6 +95,10 @@ let
     else
       v;
 
+  # A server's, agent's or plugin's members no option declares (the
+  # module's freeform keys, or `extra`): agyconf's extra, written as given.
+  extraOf = declared: x: escValue ((x.extra or { }) // removeAttrs x (declared ++ [ "extra" ]));
+
   # --- secrets -------------------------------------------------------------
 
   storeDir = "/nix/store";
@@ -206,7 +210,7 @@ let
       enabled_tools = map esc (s.enabledTools or [ ]);
       timeout_seconds = s.timeoutSeconds or null;
       tool = mapAttrs (_: t: { inherit (t) eager; }) (s.tools or { });
-      extra = escValue (s.extra or { });
+      extra = extraOf [ "command" "args" "env" "cwd" "url" "headers" "authProviderType" "oauth" "disabled" "disabledTools" "enabledTools" "timeoutSeconds" "tools" "type" "secretMode" "origin" ] s;
       secret_mode = s.secretMode or null;
     };
 
@@ -283,7 +287,7 @@ let
       inherit_mcp = a.inheritMcp or null;
       inherit_customizations = a.inheritCustomizations or null;
       exclude_default_components = a.excludeDefaultComponents or null;
-      extra = escValue (a.extra or { });
+      extra = extraOf [ "description" "body" "model" "tools" "mcpServers" "skills" "plugins" "rules" "agents" "hooks" "mainAgent" "subagent" "commandExecutionPolicy" "hidden" "inheritMcp" "inheritCustomizations" "excludeDefaultComponents" ] a;
     };
 
   workflow =
@@ -312,7 +316,7 @@ let
       // {
         description = mapNullable esc (p.description or null);
         enabled = p.enabled or null;
-        extra = escValue (p.extra or { });
+        extra = extraOf [ "description" "enabled" "allowExtra" "mcpServers" "hooks" "skills" "rules" "agents" ] p;
         allow_extra = if p.allowExtra or false then true else null;
       }
     );

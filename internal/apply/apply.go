@@ -306,6 +306,11 @@ func (o Options) hmSwitch(p string, l live) hmSwitch {
 // link's text leads anywhere.
 func (l live) hmLink() bool { return l.store }
 
+// hmLinkedReason refuses a path the Home Manager generation being
+// activated links (Options.AfterHMLink): --adopt would break the next
+// switch, so only dropping one writer resolves it.
+const hmLinkedReason = "is linked by the Home Manager generation being activated: another Home Manager option writes it too, and replacing that link would make the next switch abort, so no flag takes it over. Keep one writer: drop that option, or this entry from agyconf's config"
+
 const hmLinkReason = "is a link into a Home Manager generation; replacing it would make the next home-manager switch abort. Drop the Home Manager option that writes it, or pass --adopt to replace the link by agyconf's file"
 
 // outsideLinkReason refuses a target that is a link out of the root: its
@@ -423,10 +428,10 @@ func decideDoc(d *render.Document, l live, owned *FileState, opts Options) (Chan
 	hm := opts.hmSwitch(d.Path, l)
 	if hm.linked {
 		// The new generation links it: a link into the store by then,
-		// whatever is there now.
-		f := opts.facts(d.Path, owned)
-		f.Desired, f.Live, f.HMLink = true, true, true
-		c.apply(decideUnit(f, opts.flags()), owned)
+		// whatever is there now, and one that generation's next switch
+		// expects to find. Replacing it would make that switch abort, so
+		// no flag takes it over.
+		c.apply(Decision{Action: Conflict, Reason: hmLinkedReason}, owned)
 		return c, nil
 	}
 	c.live = l.data

@@ -112,11 +112,11 @@ func literal(v any) (string, bool) {
 func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, opts Options) ([]Change, error) {
 	var err error
 	switch hm := opts.hmSwitch(d.Path, l); {
-	case hm.linked && !opts.Adopt:
-		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkReason}}, nil
-	case hm.linked, hm.gone:
-		// Gone by the time the render runs (or, linked with --adopt,
-		// replaced by agyconf's own file): nothing to merge into.
+	case hm.linked:
+		// No flag takes over a link the new generation makes (decideDoc).
+		return []Change{{Path: d.Path, Action: Conflict, Reason: hmLinkedReason}}, nil
+	case hm.gone:
+		// Gone by the time the render runs: nothing to merge into.
 		l = live{}
 	}
 	if l.hmLink() && !opts.Adopt {

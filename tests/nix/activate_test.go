@@ -36,14 +36,15 @@ verboseEcho() {
 trap 'echo "hm: removed the temporary GC root"' EXIT
 `
 
-// activateFakeAgyconf records each call as one line of argv and exits with
-// $FAKE_CHECK_RC (render --dry-run), $FAKE_RC (render) or $FAKE_CLEAN_RC.
+// activateFakeAgyconf records each call as one line of argv, prints
+// $FAKE_CHECK_OUT (render --dry-run) or $FAKE_CLEAN_OUT (clean), and exits
+// with $FAKE_CHECK_RC, $FAKE_RC (render) or $FAKE_CLEAN_RC.
 const activateFakeAgyconf = `#!/bin/sh
 printf '%s\n' "$*" >>"$AGYCONF_LOG"
 case "$*" in
-"render --dry-run"*) echo "fake check output"; exit "${FAKE_CHECK_RC:-0}" ;;
+"render --dry-run"*) echo "${FAKE_CHECK_OUT:-fake check output}"; exit "${FAKE_CHECK_RC:-0}" ;;
 render*) exit "${FAKE_RC:-0}" ;;
-clean*) exit "${FAKE_CLEAN_RC:-0}" ;;
+clean*) [ -n "${FAKE_CLEAN_OUT:-}" ] && echo "$FAKE_CLEAN_OUT"; exit "${FAKE_CLEAN_RC:-0}" ;;
 esac
 exit 0
 `
@@ -144,6 +145,30 @@ func TestActivate(t *testing.T) {
 	args := `"$FAKE_AGYCONF" ` + cfgDir + " " + root
 	check := "render --dry-run --defer-secrets --config " + cfgDir + " --root " + root
 	render := "render --defer-secrets --config " + cfgDir + " --root " + root
+	// The previous generation, with the module enabled (its agyconf and
+	// config), for agyconfClean.
+	oldGen := func(withAgyconf bool) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			state := filepath.Join(dir, "home", ".local", "state", "agyconf")
+			cfg := filepath.Join(dir, "gen", "home-files", ".config", "agyconf")
+			bin := filepath.Join(dir, "gen", "home-path", "bin")
+			for _, d := range []string{state, cfg, bin} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(state, "home-manager.json"), []byte("{}"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if withAgyconf {
+				if err := os.Symlink(filepath.Join(dir, "agyconf"), filepath.Join(bin, "agyconf")); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	const clean = `agyconfClean "$HOMEDIR" .local/state/agyconf/home-manager.json home-files/.config/agyconf`
+	cleanCall := "clean --config DIR/gen/home-files/.config/agyconf --root DIR/home"
 
 	cases := []activateCase{
 		{
@@ -174,14 +199,29 @@ func TestActivate(t *testing.T) {
 			env:       []string{"FAKE_CHECK_RC=3"},
 			wantRC:    3,
 			wantCalls: []string{check + " --option-paths " + paths},
+			// The commands it suggests work now: ~/.config/agyconf is still
+			// the current generation's config, so they name the new one.
 			wantOut: []string{
 				"fake check output",
 				"the switch stops here, before anything changed",
+				"~/.config/agyconf is still the current generation's config",
 				"agyconf diff --config " + cfgDir + " --root " + root,
+				"agyconf render --config " + cfgDir + " --root " + root + " --force",
+				"agyconf render --config " + cfgDir + " --root " + root + " --adopt",
 				"programs.agyconf.onConflict",
 				"hm: removed the temporary GC root",
 			},
 			notOut: []string{"after"},
+		},
+		{
+			// A path the new generation links is another option's: no
+			// flag settles that, and none is suggested.
+			name: "a Home Manager link is refused without a way out that breaks the next switch", call: "agyconfCheck " + args + " adopt " + paths,
+			env:       []string{"FAKE_CHECK_RC=3", "FAKE_CHECK_OUT=conflict .gemini/config/hooks.json: is linked by the Home Manager generation being activated"},
+			wantRC:    3,
+			wantCalls: []string{check + " --adopt --option-paths " + paths},
+			wantOut:   []string{"the switch stops here", "Another Home Manager option links a file agyconf writes", "keep one of the two"},
+			notOut:    []string{"after", "onConflict = ", "--adopt   (take over", "--force   (overwrite"},
 		},
 		{
 			name: "a check that cannot decide lets the switch go on", call: "agyconfCheck " + args + " error " + paths,
@@ -198,15 +238,15 @@ func TestActivate(t *testing.T) {
 		{
 			name:      "render",
 			call:      "agyconfActivate " + args + " error " + paths,
-			wantCalls: []string{render + " --option-paths " + paths},
-			wantRun:   []string{"AGYCONF " + render + " --option-paths " + paths},
+			wantCalls: []string{render + " --option-paths " + paths + " --quiet"},
+			wantRun:   []string{"AGYCONF " + render + " --option-paths " + paths + " --quiet"},
 			notOut:    []string{"agyconf: render", "the switch failed"},
 		},
 		{
 			name:      "default mode, no map",
 			call:      "agyconfActivate " + args,
-			wantCalls: []string{render},
-			wantRun:   []string{"AGYCONF " + render},
+			wantCalls: []string{render + " --quiet"},
+			wantRun:   []string{"AGYCONF " + render + " --quiet"},
 		},
 		{
 			name: "verbose", call: "agyconfActivate " + args + " adopt", env: []string{"VERBOSE=1"},
@@ -225,8 +265,8 @@ func TestActivate(t *testing.T) {
 			name: "a failing render fails the switch at its end", call: "agyconfActivate " + args + " adopt " + paths,
 			env:       []string{"FAKE_RC=2"},
 			wantRC:    2,
-			wantCalls: []string{render + " --adopt --option-paths " + paths},
-			wantRun:   []string{"AGYCONF " + render + " --adopt --option-paths " + paths},
+			wantCalls: []string{render + " --adopt --option-paths " + paths + " --quiet"},
+			wantRun:   []string{"AGYCONF " + render + " --adopt --option-paths " + paths + " --quiet"},
 			wantOut: []string{
 				"render failed, exit code 2",
 				"Home Manager's remaining steps run; the switch then fails",
@@ -240,8 +280,8 @@ func TestActivate(t *testing.T) {
 			name: "a refusal after linking fails the switch at its end", call: "agyconfActivate " + args + " error",
 			env:       []string{"FAKE_RC=3"},
 			wantRC:    3,
-			wantCalls: []string{render},
-			wantRun:   []string{"AGYCONF " + render},
+			wantCalls: []string{render + " --quiet"},
+			wantRun:   []string{"AGYCONF " + render + " --quiet"},
 			wantOut:   []string{"render refused, exit code 3", "after", "exited with code 3"},
 		},
 		{
@@ -252,26 +292,52 @@ func TestActivate(t *testing.T) {
 		},
 		{
 			name:    "clean without a state does nothing",
-			call:    `agyconfClean "$FAKE_AGYCONF" /nix/store/xxx-clean "$HOMEDIR" .local/state/agyconf/home-manager.json`,
+			call:    clean,
+			env:     []string{"oldGenPath=$GEN"},
 			wantOut: []string{"after"},
-			notOut:  []string{"letting go"},
+			notOut:  []string{"let go"},
 		},
 		{
-			name: "clean with a state",
-			call: `agyconfClean "$FAKE_AGYCONF" /nix/store/xxx-clean "$HOMEDIR" .local/state/agyconf/home-manager.json`,
-			setup: func(t *testing.T, dir string) {
-				state := filepath.Join(dir, "home", ".local", "state", "agyconf")
-				if err := os.MkdirAll(state, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(state, "home-manager.json"), []byte("{}"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			},
-			env:       []string{"FAKE_CLEAN_RC=2"},
-			wantCalls: []string{"clean --config /nix/store/xxx-clean --root DIR/home"},
-			wantRun:   []string{"AGYCONF clean --config /nix/store/xxx-clean --root DIR/home"},
-			wantOut:   []string{"clean failed with exit code 2", "after"},
+			name:   "clean without a previous generation does nothing",
+			call:   clean,
+			setup:  oldGen(true),
+			notOut: []string{"let go"},
+		},
+		{
+			// A disabled module names no agyconf of its own: with no
+			// agyconf in the previous generation there is nothing to run.
+			name:   "clean after a generation without agyconf does nothing",
+			call:   clean,
+			env:    []string{"oldGenPath=$GEN"},
+			setup:  oldGen(false),
+			notOut: []string{"let go"},
+		},
+		{
+			name:      "clean with a state runs the previous generation's agyconf",
+			call:      clean,
+			setup:     oldGen(true),
+			env:       []string{"oldGenPath=$GEN", "FAKE_CLEAN_RC=2"},
+			wantCalls: []string{cleanCall},
+			wantRun:   []string{"DIR/gen/home-path/bin/agyconf " + cleanCall},
+			wantOut:   []string{"clean failed with exit code 2", "Run: DIR/gen/home-path/bin/agyconf " + cleanCall, "after"},
+		},
+		{
+			name:      "clean with nothing to let go of is quiet",
+			call:      clean,
+			setup:     oldGen(true),
+			env:       []string{"oldGenPath=$GEN", "FAKE_CLEAN_OUT=cleaned DIR/home: nothing to do"},
+			wantCalls: []string{cleanCall},
+			wantRun:   []string{"DIR/gen/home-path/bin/agyconf " + cleanCall},
+			notOut:    []string{"let go", "cleaned"},
+		},
+		{
+			name:      "clean with -v says what it did",
+			call:      clean,
+			setup:     oldGen(true),
+			env:       []string{"oldGenPath=$GEN", "VERBOSE=1", "FAKE_CLEAN_OUT=cleaned DIR/home: nothing to do"},
+			wantCalls: []string{cleanCall},
+			wantRun:   []string{"DIR/gen/home-path/bin/agyconf " + cleanCall},
+			wantOut:   []string{"agyconf: DIR/gen/home-path/bin/agyconf " + cleanCall, "let go of what it rendered", "nothing to do"},
 		},
 	}
 
@@ -598,8 +664,8 @@ func TestActivateAgyconf(t *testing.T) {
 		}
 	})
 
-	t.Run("disabled: clean lets go of what the instance rendered", func(t *testing.T) {
-		dir, home, _, env := setup(t)
+	t.Run("disabled: the previous generation's agyconf lets go of what the instance rendered", func(t *testing.T) {
+		dir, home, cfg, env := setup(t)
 		if err := os.Remove(filepath.Join(home, ".gemini", "config", "mcp_config.json")); err != nil {
 			t.Fatal(err)
 		}
@@ -609,25 +675,107 @@ func TestActivateAgyconf(t *testing.T) {
 		if rc, out := runActivation(t, bash, "agyconfActivate "+args, env); rc != 0 {
 			t.Fatalf("render: exit %d\n%s", rc, out)
 		}
-		clean := filepath.Join(dir, "clean")
-		if err := os.MkdirAll(clean, 0o755); err != nil {
+		// The generation that rendered: agyconf in its profile, its
+		// config where the module links it.
+		old := filepath.Join(dir, "old-generation")
+		for _, d := range []string{filepath.Join(old, "home-path", "bin"), filepath.Join(old, "home-files", ".config")} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Symlink(agyconf, filepath.Join(old, "home-path", "bin", "agyconf")); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(clean, "agyconf.json"), []byte(`{"agyconf": {"instance": "home-manager", "scope": "global"}}`+"\n"), 0o644); err != nil {
+		if err := os.Symlink(cfg, filepath.Join(old, "home-files", ".config", "agyconf")); err != nil {
 			t.Fatal(err)
 		}
-		call := `agyconfClean "$AGYCONF" "$CLEAN" "$HOME" .local/state/agyconf/home-manager.json`
-		rc, out := runActivation(t, bash, call, append(env, "CLEAN="+clean))
+		const call = `agyconfClean "$HOME" .local/state/agyconf/home-manager.json home-files/.config/agyconf`
+		rc, out := runActivation(t, bash, call, append(env, "oldGenPath="+old))
 		if rc != 0 || !strings.Contains(out, "after") || !strings.Contains(out, "let go of what it rendered") || !strings.Contains(out, "prune") {
 			t.Fatalf("exit %d:\n%s", rc, out)
 		}
 		if mcp, _ := os.ReadFile(filepath.Join(home, ".gemini", "config", "mcp_config.json")); strings.Contains(string(mcp), "docs") || strings.Contains(string(mcp), "linear") {
 			t.Errorf("clean left agyconf's entries:\n%s", mcp)
 		}
-		// The next activation finds nothing to let go of, and says nothing.
-		rc, out = runActivation(t, bash, call, append(env, "CLEAN="+clean))
-		if rc != 0 || strings.Contains(out, "let go") {
-			t.Errorf("a second activation cleans again (exit %d):\n%s", rc, out)
+		// Again from the same generation: nothing to let go of, nothing said.
+		rc, out = runActivation(t, bash, call, append(env, "oldGenPath="+old))
+		if rc != 0 || out != "after\nhm: removed the temporary GC root\n" {
+			t.Errorf("a second clean says something (exit %d):\n%s", rc, out)
+		}
+		// The next switch replaces a disabled generation, which has no
+		// agyconf: nothing runs.
+		disabled := filepath.Join(dir, "disabled-generation")
+		if err := os.MkdirAll(filepath.Join(disabled, "home-path", "bin"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		rc, out = runActivation(t, bash, call, append(env, "oldGenPath="+disabled, "VERBOSE=1"))
+		if rc != 0 || out != "after\nhm: removed the temporary GC root\n" {
+			t.Errorf("a switch after a disabled generation runs something (exit %d):\n%s", rc, out)
+		}
+	})
+
+	// Home Manager's modules are quiet unless -v: a switch that changes
+	// nothing prints nothing of agyconf's; with -v, each command and its
+	// report.
+	t.Run("a switch with nothing changed is quiet", func(t *testing.T) {
+		dir, home, _, env := setup(t)
+		if err := os.Remove(filepath.Join(home, ".gemini", "config", "mcp_config.json")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "run", "secrets", "linear"), []byte("Bearer canary-9\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, "newGenPath="+filepath.Join(dir, "gen"))
+		const sw = "agyconfCheck " + args + "\nagyconfActivate " + args
+		rc, first := runActivation(t, bash, sw, env)
+		if rc != 0 || first != "after\nhm: removed the temporary GC root\n" {
+			t.Errorf("the first switch (it creates): exit %d\n%s", rc, first)
+		}
+		rc, quiet := runActivation(t, bash, sw, env)
+		if rc != 0 || quiet != "after\nhm: removed the temporary GC root\n" {
+			t.Errorf("a switch with nothing changed: exit %d\n%s", rc, quiet)
+		}
+		rc, verbose := runActivation(t, bash, sw, append(env, "VERBOSE=1"))
+		for _, want := range []string{"agyconf: " + agyconf + " render --dry-run", "would render into " + home + ": 2 unchanged", "agyconf: " + agyconf + " render --defer-secrets", "rendered into " + home + ": 2 unchanged"} {
+			if rc != 0 || !strings.Contains(verbose, want) {
+				t.Errorf("with -v: exit %d, lacks %q\n%s", rc, want, verbose)
+			}
+		}
+		t.Logf("a switch with nothing changed:\n%s", quiet)
+		t.Logf("the same with -v (VERBOSE):\n%s", verbose)
+	})
+
+	// The new generation links a file agyconf writes (a collision the
+	// module's evaluation cannot see, say inside a folder another option
+	// links file by file): the check refuses even with onConflict =
+	// "adopt", and suggests no flag.
+	t.Run("a link of the new generation is refused whatever onConflict says", func(t *testing.T) {
+		dir, home, cfg, env := setup(t)
+		newFiles := filepath.Join(dir, "nix", "store", "new-home-manager-files", ".gemini", "config")
+		if err := os.MkdirAll(newFiles, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(newFiles, "mcp_config.json"), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, dir)
+		call := `agyconfCheck "$AGYCONF" "$CFG" "$HOME" adopt "$CFG/option-paths"`
+		rc, out := runActivation(t, bash, call, append(env, "newGenPath="+filepath.Join(dir, "gen")))
+		if rc != 3 || strings.Contains(out, "after") {
+			t.Fatalf("exit %d, want 3:\n%s", rc, out)
+		}
+		for _, want := range []string{"is linked by the Home Manager generation being activated", "keep one of the two"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+		for _, not := range []string{"pass --adopt", "onConflict = \"adopt\"", "--config " + cfg + " --root " + home + " --adopt"} {
+			if strings.Contains(out, not) {
+				t.Errorf("output suggests %q, which would break the next switch:\n%s", not, out)
+			}
+		}
+		if after := snapshot(t, dir); !mapsEqual(before, after) {
+			t.Errorf("the check changed files")
 		}
 	})
 }

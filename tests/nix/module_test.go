@@ -38,6 +38,7 @@ import (
 type scenario struct {
 	System   string              `json:"system"`
 	Error    []string            `json:"error"`
+	NotError []string            `json:"errorLacks"`
 	Eq       map[string]any      `json:"eq"`
 	Contains map[string][]string `json:"contains"`
 	Lacks    map[string][]string `json:"lacks"`
@@ -137,9 +138,15 @@ func runScenarios(t *testing.T, eval evaluator) {
 					if err == nil {
 						t.Fatalf("evaluated; want an error with %q", sc.Error)
 					}
+					flat := strings.Join(strings.Fields(stderr), " ")
 					for _, want := range sc.Error {
-						if !strings.Contains(strings.Join(strings.Fields(stderr), " "), strings.Join(strings.Fields(want), " ")) {
+						if !strings.Contains(flat, strings.Join(strings.Fields(want), " ")) {
 							t.Errorf("the error lacks %q:\n%s", want, stderr)
+						}
+					}
+					for _, not := range sc.NotError {
+						if strings.Contains(flat, strings.Join(strings.Fields(not), " ")) {
+							t.Errorf("the error has %q:\n%s", not, stderr)
 						}
 					}
 					return
@@ -293,12 +300,13 @@ func runAgyconf(args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-// renderGenerated validates the generated folder as the build does and
-// renders it as activation does (secrets not there yet are pending).
+// renderGenerated validates the generated folder as the build does (the
+// config alone: --offline) and renders it as activation does (secrets not
+// there yet are pending).
 func renderGenerated(t *testing.T, name string, summary any) {
 	t.Helper()
 	dir := generatedDir(t, summary)
-	if code, _, stderr := runAgyconf("validate", "--config", dir, "--option-paths", filepath.Join(dir, "option-paths")); code != 0 {
+	if code, _, stderr := runAgyconf("validate", "--offline", "--config", dir, "--option-paths", filepath.Join(dir, "option-paths")); code != 0 {
 		t.Fatalf("agyconf validate of the generated config: exit %d\n%s", code, stderr)
 	}
 	root := t.TempDir()
@@ -366,7 +374,8 @@ var scenarioChecks = map[string]func(t *testing.T, summary any){
 	// The runtime placeholders reach agyconf as written (and are expanded
 	// only when read: internal/cli's secret_runtime testscript): secrets
 	// not decrypted yet wait, named so.
-	"secret-path-formats": func(t *testing.T, _ any) {
+	"secret-path-formats": func(t *testing.T, summary any) {
+		checkOffline(t, summary)
 		renderedMu.Lock()
 		stderr := rendered["secret-path-formats"].stderr
 		renderedMu.Unlock()
@@ -383,7 +392,7 @@ var scenarioChecks = map[string]func(t *testing.T, summary any){
 	// extraConfig's.
 	"option-paths": func(t *testing.T, summary any) {
 		dir := generatedDir(t, summary)
-		code, _, stderr := runAgyconf("validate", "--config", dir, "--option-paths", filepath.Join(dir, "option-paths"))
+		code, _, stderr := runAgyconf("validate", "--offline", "--config", dir, "--option-paths", filepath.Join(dir, "option-paths"))
 		if code != 1 {
 			t.Fatalf("validate: exit %d, want 1\n%s", code, stderr)
 		}
@@ -401,6 +410,8 @@ var scenarioChecks = map[string]func(t *testing.T, summary any){
 			t.Errorf("a message quotes the whole model:\n%s", stderr)
 		}
 	},
+	"recipe-sops-nix": checkOffline,
+	"recipe-agenix":   checkOffline,
 	// The state the disabled module looks for is agyconf's own.
 	"disabled-cleans": func(t *testing.T, summary any) {
 		data, _ := at(summary, "/activation/agyconfClean/data")
@@ -409,6 +420,16 @@ var scenarioChecks = map[string]func(t *testing.T, summary any){
 			t.Errorf("agyconfClean does not look for %s:\n%s", want, text(data))
 		}
 	},
+}
+
+// The build's check reads nothing of the machine: the same config, its
+// inline secrets missing here, is valid and says nothing.
+func checkOffline(t *testing.T, summary any) {
+	dir := generatedDir(t, summary)
+	code, stdout, stderr := runAgyconf("validate", "--offline", "--config", dir, "--option-paths", filepath.Join(dir, "option-paths"))
+	if code != 0 || stderr != "" || !strings.Contains(stdout, ": valid (") {
+		t.Errorf("validate --offline: exit %d, want 0 and nothing on stderr\n%s%s", code, stdout, stderr)
+	}
 }
 
 // TestRecipesQuoted: docs/nix.md quotes the recipes scenarios.nix

@@ -7,6 +7,7 @@
 # A scenario is { module; system ? "x86_64-linux"; packages ? (the stubs
 # of ./packages.nix); } and what must hold:
 #   error = [ texts ]         evaluation fails, stderr has each text
+#   errorLacks = [ texts ]    … and none of these
 #   eq.<JSON pointer> = v     the summary has v there
 #   contains.<ptr> = [ t ]    the value there (a string, or its JSON text)
 #                             has each text
@@ -140,12 +141,14 @@ in
       "agyconfActivate ${store}-agyconf-0.0.0/bin/agyconf ${store}-agyconf-config \"$HOME\" adopt ${store}-agyconf-config/option-paths"
     ];
     contains."/services/agyconf-secrets/Service/ExecStart" = [
-      "${store}-agyconf-0.0.0/bin/agyconf render --defer-secrets --config ${store}-agyconf-config --root /home/demo --option-paths ${store}-agyconf-config/option-paths --adopt"
+      "${store}-agyconf-0.0.0/bin/agyconf render --defer-secrets --config ${store}-agyconf-config --root /home/demo --option-paths ${store}-agyconf-config/option-paths --quiet --adopt"
     ];
     eq."/services/agyconf-secrets/Service/Type" = "oneshot";
     contains."/paths/agyconf-secrets/Path/PathChanged" = [ "%t/secrets/linear" ];
     contains."/paths/agyconf-secrets/Path/Unit" = [ "agyconf-secrets.service" ];
-    contains."/configFile/agyconf/cmd" = [ "agyconf validate --config \"$out\" --option-paths \"$out/option-paths\"" ];
+    # The build's check judges the config alone: the builder is not the
+    # machine that renders (its secrets, its home).
+    contains."/configFile/agyconf/cmd" = [ "agyconf validate --offline --config \"$out\" --option-paths \"$out/option-paths\"" ];
     eq."/agents" = { };
   };
 
@@ -171,6 +174,13 @@ in
       "render"
       "--defer-secrets"
       "/Users/demo"
+    ];
+    # What polling costs is said where it is chosen (issue 32, item 5).
+    contains."/descriptions/watchSecrets" = [
+      "every five minutes"
+      "10 ms of CPU"
+      "secrets.log"
+      "absolute path"
     ];
   };
 
@@ -377,7 +387,12 @@ in
       };
       programs.agyconf.enable = true;
     };
-    error = [ "programs.antigravity-cli.mcpServers.broken.args: a list of strings, numbers or bools, got string" ];
+    # Typed by the module system as programs.agyconf's own, the error
+    # naming both the option and where the server came from.
+    error = [
+      "programs.agyconf.mcpServers.broken.args' is not of type"
+      "programs.antigravity-cli.mcpServers (taken into programs.agyconf.mcpServers)"
+    ];
   };
 
   bad-type-mismatch = {
@@ -471,18 +486,46 @@ in
       "programs.xmsg.harnesses.agy.package is null: there is no pkgs.xmsg"
       "inputs.xmsg.packages"
     ];
+    errorLacks = [ "programs.agyconf.harnesses.xmsg" ];
   };
+  # One message, naming the options the user set (issue 32, item 4).
   bad-xmsg-no-agy = {
     module.programs.xmsg.harnesses.agy.enable = true;
-    error = [ "no agy is known" ];
+    error = [
+      "programs.xmsg.harnesses.agy runs `xmsg serve --agy-exe <agy>`, and no agy is known"
+      "or programs.xmsg.harnesses.agy.service.enable = false"
+    ];
+    errorLacks = [
+      "programs.agyconf.harnesses.xmsg.service.enable"
+      "package is null"
+    ];
+  };
+  bad-xmsg-direct-no-agy = {
+    module =
+      { pkgs, ... }:
+      {
+        programs.agyconf = {
+          enable = true;
+          harnesses.xmsg = {
+            enable = true;
+            package = pkgs.xmsg;
+            service.enable = true;
+          };
+        };
+      };
+    error = [
+      "programs.agyconf.harnesses.xmsg runs `xmsg serve --agy-exe <agy>`, and no agy is known"
+      "or programs.agyconf.harnesses.xmsg.service.enable = false"
+    ];
+    errorLacks = [ "programs.xmsg" ];
   };
   # MemPalace is Antigravity's, not Home Manager's agy's: no antigravity-cli
-  # needed, a warning says so.
+  # needed, and nothing to warn about on every switch.
   mempalace-without-agy = {
     module.programs.mempalace.harnesses.agy.enable = true;
     eq."/generated/model/harness/mempalace/save_interval" = 15;
     eq."/generated/model/tools/mempalace" = "/home/demo/.nix-profile/bin/mempalace";
-    contains."/warnings" = [ "programs.mempalace.harnesses.agy: no agy is known to Home Manager" ];
+    eq."/warnings" = [ ];
     renders = true;
   };
 
@@ -574,11 +617,14 @@ in
   # --- 9. switched off, rollbacks, coming from the CLI -------------------
 
   # Imported but disabled: the next activation lets go of what the
-  # instance rendered (when it has a state); opt out with cleanOnDisable.
+  # instance rendered (when it has a state), with the previous generation's
+  # agyconf and config; opt out with cleanOnDisable. Nothing names an
+  # agyconf of this generation: importing the module builds nothing
+  # (issue 32, item 1).
   disabled-cleans = {
     module.programs.agyconf.enable = false;
     contains."/activation/agyconfClean/data" = [
-      "agyconfClean ${store}-agyconf-0.0.0/bin/agyconf ${store}-agyconf.json \"$HOME\" .local/state/agyconf/home-manager.json"
+      "agyconfClean \"$HOME\" .local/state/agyconf/home-manager.json home-files/.config/agyconf"
     ];
     before = [
       [
@@ -589,6 +635,28 @@ in
     absent = [
       "/activation/agyconf"
       "/configFile/agyconf"
+    ];
+    eq."/mentions" = [ ];
+  };
+  # Imported and never enabled, as through home-manager.sharedModules: no
+  # package, no config, nothing that would build agyconf or agyhook.
+  imported-only = {
+    packages = [
+      "antigravity-cli"
+      "xmsg"
+      "mempalace"
+    ];
+    module = { };
+    eq."/mentions" = [ ];
+    lacks."/packages" = [
+      "agyconf"
+      "agyhook"
+    ];
+    eq."/files" = { };
+    eq."/services" = { };
+    lacks."/activation" = [
+      "agyconf-config"
+      "/bin/agyconf"
     ];
   };
   disabled-keeps = {
@@ -712,10 +780,10 @@ in
     eq."/files/.gemini~1config~1mcp_config.json/enable" = false;
     eq."/files/.gemini~1antigravity-cli~1settings.json/enable" = false;
     eq."/files/.gemini~1AGENTS.md/enable" = true;
-    contains."/warnings" = [
-      "programs.antigravity-cli.mcpServers.github ignored"
-      "programs.antigravity-cli.mcpServers.remote: note not carried over (null"
-    ];
+    # A null field is left out as programs.antigravity-cli itself leaves
+    # it out, without a warning.
+    contains."/warnings" = [ "programs.antigravity-cli.mcpServers.github ignored" ];
+    lacks."/warnings" = [ "note" ];
   };
   coexist-rules = {
     module = {
@@ -797,5 +865,98 @@ in
       configFiles = [ ./lab/extra.txt ];
     };
     error = [ "agyconf reads only .hcl and .json files, got: extra.txt" ];
+  };
+
+  # --- files two modules write (issue 32, item 2) ---------------------------
+
+  # Known at evaluation: an assertion naming both options, as Home
+  # Manager's own for its file collisions, never a switch-time refusal
+  # whose way out breaks the next switch.
+  bad-collision-skill = {
+    module = {
+      programs.antigravity-cli = {
+        enable = true;
+        skills.notes = "Take notes.";
+      };
+      programs.agyconf = {
+        enable = true;
+        skills.notes = {
+          description = "Take notes";
+          body = "Write them down.";
+        };
+      };
+    };
+    error = [
+      "programs.agyconf writes where another Home Manager option writes too"
+      "~/.gemini/antigravity-cli/skills/notes: programs.agyconf.skills.notes and programs.antigravity-cli.skills.notes"
+      "onConflict cannot settle this"
+    ];
+    errorLacks = [ "~/.gemini/config/skills/notes" ];
+  };
+  bad-collision-home-file = {
+    module = {
+      home.file.".gemini/config/hooks.json".text = "{}";
+      programs.agyconf = {
+        enable = true;
+        hooks.audit.stop = [ { command = "audit"; } ];
+      };
+    };
+    error = [ "~/.gemini/config/hooks.json: programs.agyconf.hooks and home.file.\".gemini/config/hooks.json\"" ];
+  };
+  # A folder linked whole holds what agyconf would write into it.
+  bad-collision-folder = {
+    module = {
+      home.file.".gemini/config/agents".source = ./model;
+      programs.agyconf = {
+        enable = true;
+        agents.reviewer = {
+          description = "Reviews";
+          body = "Review.";
+        };
+      };
+    };
+    error = [ "~/.gemini/config/agents/reviewer: programs.agyconf.agents.reviewer and home.file.\".gemini/config/agents\"" ];
+  };
+  # What a harness writes is named by the harness.
+  bad-collision-harness = {
+    module = {
+      programs.antigravity-cli = {
+        enable = true;
+        skills.xmsg = "Another xmsg skill.";
+      };
+      programs.xmsg.harnesses.agy.enable = true;
+    };
+    error = [ "~/.gemini/antigravity-cli/skills/xmsg: programs.agyconf.harnesses.xmsg and programs.antigravity-cli.skills.xmsg" ];
+  };
+  # Side by side where the paths differ: the IDE's skills folder is not the
+  # CLI's, a hooks.json link is no collision while agyconf writes no hooks,
+  # and a folder Home Manager links file by file (recursive) around
+  # agyconf's items is Home Manager's files among agyconf's.
+  no-collision = {
+    module = {
+      programs.antigravity-cli = {
+        enable = true;
+        skills.notes = "Take notes.";
+      };
+      home.file.".gemini/config/hooks.json".text = "{}";
+      home.file.".gemini/config/agents" = {
+        source = ./model;
+        recursive = true;
+      };
+      programs.agyconf = {
+        enable = true;
+        product = "ide";
+        skills.notes = {
+          description = "Take notes";
+          body = "Write them down.";
+        };
+        agents.reviewer = {
+          description = "Reviews";
+          body = "Review.";
+        };
+      };
+    };
+    eq."/generated/model/skill/notes/description" = "Take notes";
+    eq."/files/.gemini~1antigravity-cli~1skills~1notes~1SKILL.md/enable" = true;
   };
 }

@@ -2,9 +2,18 @@
 # the same summary of the configuration, whether the module system and
 # Home Manager are the stand-ins of ./standin (CI) or the real ones
 # (./lab, the nixlab).
-{ lib, config }:
+{
+  lib,
+  config,
+  options,
+}:
 let
   cfg = config.programs.agyconf;
+  # agyconf's and agyhook's store paths, and where the configuration
+  # names them: a module never enabled must name neither (it would build
+  # them).
+  stores = lib.filter (p: p != "") (map (p: if p == null then "" else toString p) [ cfg.package cfg.hookPackage ]);
+  names = text: lib.any (p: lib.hasInfix p text) stores;
   # Home Manager's steps and the module's, in activation order.
   known = [
     "checkLinkTargets"
@@ -42,4 +51,10 @@ in
   }) (byInfix [ "agyconf" "xmsg" ] config.launchd.agents);
   packages = map lib.getName config.home.packages;
   inherit (config) warnings;
+  mentions =
+    lib.attrNames (lib.filterAttrs (_: e: names e.data) (byInfix [ "agyconf" ] config.home.activation))
+    ++ lib.optional (lib.any (p: lib.elem (toString p) stores) config.home.packages) "home.packages"
+    ++ lib.optional (names (builtins.toJSON (lib.mapAttrs (_: f: toString f.source) config.xdg.configFile))) "xdg.configFile"
+    ++ lib.optional (names (builtins.toJSON config.systemd.user.services)) "systemd.user.services";
+  descriptions = lib.mapAttrs (_: o: o.description) { inherit (options.programs.agyconf) watchSecrets cleanOnDisable; };
 }

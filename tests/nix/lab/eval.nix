@@ -44,5 +44,5 @@ let
 in
 import ../summary.nix {
   inherit lib;
-  inherit (res) config;
+  inherit (res) config options;
 }

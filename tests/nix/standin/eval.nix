@@ -47,5 +47,5 @@ if failed != [ ] then
 else
   import ../summary.nix {
     inherit lib;
-    inherit (res) config;
+    inherit (res) config options;
   }
