@@ -57,10 +57,11 @@
         in
         {
           inherit (p) agyconf agyhook;
+          # --offline: the builder is not the machine that renders.
           validate-example =
             pkgs.runCommand "agyconf-validate-example" { nativeBuildInputs = [ p.agyconf ]; }
               ''
-                agyconf validate --config ${./examples/nix-json}
+                agyconf validate --offline --config ${./examples/nix-json}
                 touch $out
               '';
         }

@@ -1,28 +1,23 @@
 # The agyconf model of a `programs.agyconf` option set, in HCL's JSON syntax
-# (docs/config.md), ready for builtins.toJSON. Builtins only: no nixpkgs lib,
-# no pkgs, so it evaluates anywhere (tests/nix runs it with
-# `nix-instantiate --store dummy://`).
+# (docs/config.md), ready for builtins.toJSON. Builtins only, so it
+# evaluates anywhere (tests/nix runs it with `nix-instantiate --store
+# dummy://`).
 #
-#   cfg       the value of programs.agyconf (docs/nix.md). Attributes may be
-#             missing: each falls back to the option's default.
-#   tools     extra `name = "/abs/path"` entries (the profile paths the module
-#             computes), merged over cfg.tools.
+#   cfg       the value of programs.agyconf; a missing attribute is its
+#             option's default.
+#   tools     `name = "/abs/path"` entries the module computes (profile
+#             paths), merged over cfg.tools.
 #   instance  agyconf.instance, the name of the config's state.
-#   sources   JSON pointer -> option path of a server the options did not
-#             write themselves (one folded from programs.mcp or
-#             programs.antigravity-cli), so that a refused secret names the
-#             option it came from (../option-paths.nix reads the same map).
+#   sources   JSON pointer -> option path of a value the options did not
+#             write themselves (a server taken from programs.mcp), so a
+#             refused secret names where it came from.
 #
-# Every string the user gives is taken literally. In HCL's JSON syntax every
-# string is a template, so `${` and `%{` are written `$${` and `%%{` —
-# everywhere a string is evaluated as one: values, and the keys of object
-# values (env, headers, nested settings objects). Block attribute names and
-# labels are not templates, and neither is anything in the agyconf block,
-# which the decoder reads before any function exists: those are written as
-# given. A secret `{ file = "/abs/path"; }` becomes
-# `${secret_file("/abs/path")}`, its path escaped as any string (agenix's
-# `${XDG_RUNTIME_DIR}/…` is written `$${XDG_RUNTIME_DIR}/…`, which
-# secret_file() receives as given). extraConfig is merged last, unescaped.
+# Every string is taken literally: in HCL's JSON syntax every string value,
+# and every key of an object value, is a template, so `${` and `%{` are
+# written `$${` and `%%{`. Block names and the agyconf block (read before
+# any function exists) are not templates. A secret `{ file = "/abs/path"; }`
+# becomes `${secret_file("/abs/path")}`, its path escaped as any string.
+# extraConfig is merged last, unescaped.
 {
   cfg,
   tools ? { },
@@ -35,6 +30,7 @@ let
     concatStringsSep
     elem
     filter
+    head
     isAttrs
     isList
     isPath
@@ -42,59 +38,39 @@ let
     listToAttrs
     mapAttrs
     match
-    removeAttrs
     replaceStrings
+    split
     substring
-    stringLength
     typeOf
     ;
+  inherit (import ./option-paths.nix) sub upper lower;
 
-  # --- helpers -------------------------------------------------------------
+  # Null, [] and {} members are left out.
+  clean = a: removeAttrs a (filter (n: elem a.${n} [ null [ ] { } ]) (attrNames a));
+  nullable = f: v: if v == null then null else f v;
+  mapNamed = f: a: mapAttrs (n: f n) a;
 
-  isEmpty = v: v == null || v == [ ] || v == { };
-
-  # clean drops null, empty-list and empty-attrset members.
-  clean = attrs: removeAttrs attrs (filter (n: isEmpty attrs.${n}) (attrNames attrs));
-
-  mapNullable = f: v: if v == null then null else f v;
-
-  mapToAttrs =
-    f: attrs:
-    listToAttrs (
-      map (n: {
-        name = n;
-        value = f n attrs.${n};
-      }) (attrNames attrs)
-    );
-
-  # Option paths for messages: programs.agyconf.mcpServers."my.server".env.X
-  inherit (import ./option-paths.nix) showName sub;
-
-  # --- escaping ------------------------------------------------------------
-
-  esc = s: replaceStrings [ "\${" "%{" ] [ "$\${" "%%{" ] s;
-
-  # escScalar escapes a string and keeps numbers and bools as JSON types.
-  escScalar = v: if isString v then esc v else v;
-
-  # escValue escapes every string of a JSON value, and the keys of its
-  # objects (object values are expressions, whose keys are templates).
+  esc = replaceStrings [ "\${" "%{" ] [ "$\${" "%%{" ];
+  # Strings escaped, in lists too; numbers and bools kept.
+  escAny = v: if isString v then esc v else if isList v then map escAny v else v;
+  # A JSON value: its strings, and the keys of its objects, escaped.
   escValue =
     v:
-    if isString v then
-      esc v
+    if isAttrs v then
+      listToAttrs (map (n: { name = esc n; value = escValue v.${n}; }) (attrNames v))
     else if isList v then
       map escValue v
-    else if isAttrs v then
-      listToAttrs (
-        map (n: {
-          name = esc n;
-          value = escValue v.${n};
-        }) (attrNames v)
-      )
     else
-      v;
+      escAny v;
 
+  # camelCase option names as the input's snake_case attributes.
+  snake =
+    k:
+    concatStringsSep "" (
+      map (p: if isList p then "_" + replaceStrings upper lower (head p) else p) (split "([A-Z])" k)
+    );
+  # The options named, each under its attribute, escaped.
+  fields = names: x: listToAttrs (map (n: { name = snake n; value = escAny (x.${n} or null); }) names);
   # A server's, agent's or plugin's members no option declares (the
   # module's freeform keys, or `extra`): agyconf's extra, written as given.
   extraOf = declared: x: escValue ((x.extra or { }) // removeAttrs x (declared ++ [ "extra" ]));
@@ -102,64 +78,38 @@ let
   # --- secrets -------------------------------------------------------------
 
   storeDir = "/nix/store";
-
-  # A secret's path: absolute, or naming the runtime folder the way
-  # sops-nix (%r/…, %% for a literal %) and agenix (${XDG_RUNTIME_DIR}/…,
-  # on darwin $(<store>/bin/getconf DARWIN_USER_TEMP_DIR)/…) write it —
-  # carried as written and expanded only where agyconf reads the secret
-  # (internal/secretpath accepts the same forms, and more).
-  runtimePrefixes = [
-    {
-      re = "%r/(.*)";
-      percent = true;
-    }
-    {
-      re = "\\$\\{XDG_RUNTIME_DIR}/(.*)";
-      percent = false;
-    }
-    {
-      re = "\\$\\((getconf|/[A-Za-z0-9+._?=/-]*/getconf) DARWIN_USER_TEMP_DIR\\)/(.*)";
-      percent = false;
-    }
-  ];
-
-  # The first runtime prefix f starts with: { rest; percent; } or null.
+  # The runtime folder as sops-nix (%r/…, %% a literal %) and agenix
+  # (${XDG_RUNTIME_DIR}/…; on darwin $(<store>/bin/getconf
+  # DARWIN_USER_TEMP_DIR)/…) name it: carried as written, expanded only
+  # where agyconf reads the secret (internal/secretpath).
   runtimeOf =
     f:
     let
-      hits = filter (x: x.m != null) (
-        map (p: {
-          m = match p.re f;
-          inherit (p) percent;
-        }) runtimePrefixes
-      );
-      h = builtins.head hits;
+      hits = filter (h: h.m != null) [
+        { m = match "%r/(.*)" f; percent = true; }
+        { m = match "\\$\\{XDG_RUNTIME_DIR}/(.*)" f; percent = false; }
+        { m = match "\\$\\((getconf|/[A-Za-z0-9+._?=/-]*/getconf) DARWIN_USER_TEMP_DIR\\)/(.*)" f; percent = false; }
+      ];
+      h = head hits;
     in
-    if hits == [ ] then
-      null
-    else
-      {
-        rest = builtins.elemAt h.m (builtins.length h.m - 1);
-        inherit (h) percent;
-      };
+    if hits == [ ] then null else { rest = builtins.elemAt h.m (builtins.length h.m - 1); inherit (h) percent; };
 
   secretPath =
     path: spec:
     let
       f = spec.file or null;
       fail = why: throw "${path}: ${why}";
-      extra = filter (n: n != "file") (attrNames spec);
+      others = filter (n: n != "file") (attrNames spec);
       runtime = if isString f then runtimeOf f else null;
-      # What must be a clean path: the rest after a runtime prefix (a %%
-      # stands for one %), else the whole path without its leading /.
+      # What must be a clean path: the rest after a runtime prefix (%% is
+      # one %), else the whole path without its leading /.
       rel = if runtime != null then replaceStrings [ "%%" ] [ "" ] runtime.rest else substring 1 (-1) f;
-      segments = filter isString (builtins.split "/" rel);
-      # No character that a template, a JSON string or a shell would read
-      # otherwise; a % only as %% after %r.
+      segments = filter isString (split "/" rel);
+      # Nothing a template, a JSON string or a shell would read otherwise.
       plain = if runtime != null && runtime.percent then "([^\"\\\\$%{}[:cntrl:]]|%%)*" else "[^\"\\\\$%{}[:cntrl:]]*";
     in
-    if extra != [ ] then
-      fail "a secret is { file = \"/run/secrets/name\"; }, unexpected attribute ${concatStringsSep ", " extra}"
+    if others != [ ] then
+      fail "a secret is { file = \"/run/secrets/name\"; }, unexpected attribute ${concatStringsSep ", " others}"
     else if !(spec ? file) then
       fail "a secret is { file = \"/run/secrets/name\"; }, the attribute file is missing"
     else if isPath f then
@@ -172,183 +122,101 @@ let
       fail "secret file must not contain '\"', '\\', '$', '%', '{', '}' or control characters (beyond its runtime folder prefix; after %r/, %% stands for a %), got ${builtins.toJSON f}"
     else if rel == "" || elem "" segments || elem "." segments || elem ".." segments then
       fail "secret file must be a clean ${if runtime != null then "path below the runtime folder" else "absolute path"} (no empty, \".\" or \"..\" segment, no trailing \"/\"), got ${builtins.toJSON f}"
-    else if runtime == null && (f == storeDir || substring 0 (stringLength storeDir + 1) f == "${storeDir}/") then
+    else if runtime == null && (f == storeDir || substring 0 (builtins.stringLength storeDir + 1) f == "${storeDir}/") then
       fail "secret file \"${f}\" lies in the world-readable Nix store; point it at the decrypted runtime path instead (sops-nix, agenix)"
     else
-      # The darwin form names getconf by its store path: the string's
-      # context would make the config depend on getconf, which agyconf
-      # never runs (it asks the system's own).
+      # The darwin form names getconf by its store path, whose context
+      # would make the config depend on getconf: agyconf never runs it.
       builtins.unsafeDiscardStringContext f;
 
-  # A string, or a secret { file = …; }: secret_file()'s argument is a
-  # template too, so agenix's ${XDG_RUNTIME_DIR} is written $${…}.
-  secretOr =
-    path: v:
-    if isAttrs v then "\${secret_file(\"${esc (secretPath path v)}\")}" else escScalar v;
+  # A string, or a secret: secret_file()'s argument is a template too.
+  secretOr = path: v: if isAttrs v then "\${secret_file(\"${esc (secretPath path v)}\")}" else escAny v;
+  secrets = path: mapNamed (k: secretOr (sub path k));
 
   # --- blocks --------------------------------------------------------------
 
   mcpServer =
     path: s:
-    clean {
-      command = mapNullable esc (s.command or null);
-      args = map escScalar (s.args or [ ]);
-      env = mapToAttrs (k: v: secretOr (sub "${path}.env" k) v) (s.env or { });
-      cwd = mapNullable esc (s.cwd or null);
-      server_url = mapNullable esc (s.url or null);
-      headers = mapToAttrs (k: v: secretOr (sub "${path}.headers" k) v) (s.headers or { });
-      auth_provider_type = mapNullable esc (s.authProviderType or null);
-      oauth = mapNullable (
-        o:
-        clean {
-          client_id = mapNullable (secretOr "${path}.oauth.clientId") (o.clientId or null);
-          client_secret = mapNullable (secretOr "${path}.oauth.clientSecret") (o.clientSecret or null);
-        }
-      ) (s.oauth or null);
-      disabled = if s.disabled or false then true else null;
-      disabled_tools = map esc (s.disabledTools or [ ]);
-      enabled_tools = map esc (s.enabledTools or [ ]);
-      timeout_seconds = s.timeoutSeconds or null;
-      tool = mapAttrs (_: t: { inherit (t) eager; }) (s.tools or { });
-      extra = extraOf [ "command" "args" "env" "cwd" "url" "headers" "authProviderType" "oauth" "disabled" "disabledTools" "enabledTools" "timeoutSeconds" "tools" "type" "secretMode" "origin" ] s;
-      secret_mode = s.secretMode or null;
-    };
+    let
+      declared = [ "command" "args" "cwd" "authProviderType" "disabledTools" "enabledTools" "timeoutSeconds" "secretMode" ];
+    in
+    clean (
+      fields declared s
+      // {
+        env = secrets "${path}.env" (s.env or { });
+        server_url = nullable esc (s.url or null);
+        headers = secrets "${path}.headers" (s.headers or { });
+        oauth = nullable (
+          o:
+          clean {
+            client_id = nullable (secretOr "${path}.oauth.clientId") (o.clientId or null);
+            client_secret = nullable (secretOr "${path}.oauth.clientSecret") (o.clientSecret or null);
+          }
+        ) (s.oauth or null);
+        disabled = if s.disabled or false then true else null;
+        tool = mapAttrs (_: t: { inherit (t) eager; }) (s.tools or { });
+        extra = extraOf (declared ++ [ "env" "url" "headers" "oauth" "disabled" "tools" "type" "origin" ]) s;
+      }
+    );
 
-  handler =
-    h:
-    clean {
-      type = if (h.type or "command") == "prompt" then "prompt" else null;
-      command = mapNullable esc (h.command or null);
-      prompt = mapNullable esc (h.prompt or null);
-      model = mapNullable esc (h.model or null);
-      timeout = h.timeout or null;
-    };
-
-  matcherGroup = g: {
-    matcher = esc (g.matcher or "");
-    handler = map handler (g.handlers or [ ]);
-  };
+  handler = h: clean (fields [ "command" "prompt" "model" "timeout" ] h // { type = if (h.type or "command") == "prompt" then "prompt" else null; });
 
   # The events come from agyconf's table of facts (internal/agy), as
-  # generated into agy-facts.json: an event's option name and block name.
+  # generated into agy-facts.json.
   facts = builtins.fromJSON (builtins.readFile ./agy-facts.json);
-
   hook =
     h:
     clean (
-      {
-        enabled = if h.enabled or true then null else false;
-      }
-      // builtins.listToAttrs (
+      { enabled = if h.enabled or true then null else false; }
+      // listToAttrs (
         map (e: {
           name = e.block;
-          value = map (if e.grouped then matcherGroup else handler) (h.${e.option} or [ ]);
+          value = map (
+            if e.grouped then g: { matcher = esc (g.matcher or ""); handler = map handler (g.handlers or [ ]); } else handler
+          ) (h.${e.option} or [ ]);
         }) facts.events
       )
     );
 
-  skill =
-    s:
-    clean {
-      description = mapNullable esc (s.description or null);
-      body = mapNullable esc (s.body or null);
-      # A path is copied to the store: a skill folder is not a secret.
-      source = mapNullable (src: if isPath src then "${src}" else esc src) (s.source or null);
-      icon = mapNullable esc (s.icon or null);
-      disable_slash_command = s.disableSlashCommand or null;
-    };
+  # A skill folder given as a Nix path is copied to the store: it is not a secret.
+  skill = s: clean (fields [ "description" "body" "icon" "disableSlashCommand" ] s // { source = nullable (src: if isPath src then "${src}" else esc src) (s.source or null); });
+  rule = r: clean (fields [ "body" "trigger" "description" "globs" ] r);
+  agentFields = [ "description" "body" "model" "tools" "mcpServers" "skills" "plugins" "rules" "agents" "hooks" "mainAgent" "subagent" "commandExecutionPolicy" "hidden" "inheritMcp" "inheritCustomizations" "excludeDefaultComponents" ];
+  agent = a: clean (fields agentFields a // { extra = extraOf agentFields a; });
+  workflow = w: clean (fields [ "description" "body" ] w);
 
-  rule =
-    r:
-    clean {
-      body = mapNullable esc (r.body or null);
-      trigger = mapNullable esc (r.trigger or null);
-      description = mapNullable esc (r.description or null);
-      globs = map esc (r.globs or [ ]);
-    };
-
-  agent =
-    a:
-    clean {
-      description = mapNullable esc (a.description or null);
-      body = mapNullable esc (a.body or null);
-      model = mapNullable esc (a.model or null);
-      tools = map esc (a.tools or [ ]);
-      mcp_servers = map esc (a.mcpServers or [ ]);
-      skills = map esc (a.skills or [ ]);
-      plugins = map esc (a.plugins or [ ]);
-      rules = map esc (a.rules or [ ]);
-      agents = map esc (a.agents or [ ]);
-      hooks = map esc (a.hooks or [ ]);
-      main_agent = a.mainAgent or null;
-      subagent = a.subagent or null;
-      command_execution_policy = mapNullable esc (a.commandExecutionPolicy or null);
-      hidden = a.hidden or null;
-      inherit_mcp = a.inheritMcp or null;
-      inherit_customizations = a.inheritCustomizations or null;
-      exclude_default_components = a.excludeDefaultComponents or null;
-      extra = extraOf [ "description" "body" "model" "tools" "mcpServers" "skills" "plugins" "rules" "agents" "hooks" "mainAgent" "subagent" "commandExecutionPolicy" "hidden" "inheritMcp" "inheritCustomizations" "excludeDefaultComponents" ] a;
-    };
-
-  workflow =
-    w:
-    clean {
-      description = mapNullable esc (w.description or null);
-      body = mapNullable esc (w.body or null);
-    };
-
-  # The labelled blocks a plugin shares with the top level.
-  # A top-level server folded from elsewhere is named where it came from.
-  serverPath = path: n: if path == root then sources."/mcp_server/${n}" or (sub "${path}.mcpServers" n) else sub "${path}.mcpServers" n;
-
+  # What a plugin shares with the top level. A top-level server taken from
+  # elsewhere is named where it came from.
   components = path: c: {
-    mcp_server = mapToAttrs (n: mcpServer (serverPath path n)) (c.mcpServers or { });
+    mcp_server = mapNamed (n: mcpServer (if path == root then sources."/mcp_server/${n}" or (sub "${path}.mcpServers" n) else sub "${path}.mcpServers" n)) (c.mcpServers or { });
     hook = mapAttrs (_: hook) (c.hooks or { });
     skill = mapAttrs (_: skill) (c.skills or { });
     rule = mapAttrs (_: rule) (c.rules or { });
     agent = mapAttrs (_: agent) (c.agents or { });
   };
-
   plugin =
     path: p:
     clean (
       components path p
+      // fields [ "description" "enabled" ] p
       // {
-        description = mapNullable esc (p.description or null);
-        enabled = p.enabled or null;
         extra = extraOf [ "description" "enabled" "allowExtra" "mcpServers" "hooks" "skills" "rules" "agents" ] p;
         allow_extra = if p.allowExtra or false then true else null;
       }
     );
 
-  permissions =
-    p:
-    clean {
-      allow = map esc (p.allow or [ ]);
-      ask = map esc (p.ask or [ ]);
-      deny = map esc (p.deny or [ ]);
-    };
-
-  acp =
-    a:
-    clean {
-      auth_type = mapNullable esc (a.authType or null);
-      gcp_project = mapNullable esc (a.gcpProject or null);
-      gcp_location = mapNullable esc (a.gcpLocation or null);
-      config_root = mapNullable esc (a.configRoot or null);
-    };
+  permissions = p: clean (fields [ "allow" "ask" "deny" ] p);
 
   harnesses = cfg.harnesses or { };
   xmsg = harnesses.xmsg or { };
   mempalace = harnesses.mempalace or { };
-
   harness = clean {
     xmsg =
       if xmsg.enable or false then
         clean {
           reply_only = xmsg.replyOnly or false;
           legacy_hooks = xmsg.legacyHooks or false;
-          agy_exe = mapNullable esc (xmsg.agyExe or null);
+          agy_exe = nullable esc (xmsg.agyExe or null);
         }
       else
         null;
@@ -359,46 +227,37 @@ let
           wake = mempalace.wake or true;
           save = mempalace.save or true;
           save_interval = mempalace.saveInterval or 15;
-          state_dir = mapNullable esc (mempalace.stateDir or null);
+          state_dir = nullable esc (mempalace.stateDir or null);
         }
       else
         null;
   };
 
-  # Not templates: the decoder reads the agyconf block without an
-  # evaluation context, so its strings are written as given.
-  agyconfBlock = clean {
-    scope = "global";
-    product = cfg.product or "both";
-    inherit instance;
-    agy_version = cfg.agyVersion or null;
-    secret_mode = cfg.secretMode or null;
-    layout = cfg.layout or { };
-  };
-
   root = "programs.agyconf";
-
   model = clean (
     components root cfg
     // {
-      agyconf = agyconfBlock;
+      # Read without an evaluation context: written as given.
+      agyconf = clean {
+        scope = "global";
+        product = cfg.product or "both";
+        inherit instance;
+        agy_version = cfg.agyVersion or null;
+        secret_mode = cfg.secretMode or null;
+        layout = cfg.layout or { };
+      };
       tools = mapAttrs (_: esc) ((cfg.tools or { }) // tools);
       workflow = mapAttrs (_: workflow) (cfg.workflows or { });
-      plugin = mapToAttrs (n: plugin (sub "${root}.plugins" n)) (cfg.plugins or { });
+      plugin = mapNamed (n: plugin (sub "${root}.plugins" n)) (cfg.plugins or { });
       permissions = permissions (cfg.permissions or { });
       shared_permissions = permissions (cfg.sharedPermissions or { });
       settings = mapAttrs (_: escValue) (cfg.settings or { });
-      acp = mapNullable acp (cfg.acp or null);
+      acp = nullable (a: clean (fields [ "authType" "gcpProject" "gcpLocation" "configRoot" ] a)) (cfg.acp or null);
       inherit harness;
     }
   );
 
   # extraConfig: attrsets merge recursively, anything else replaces.
-  merge =
-    a: b:
-    if isAttrs a && isAttrs b then
-      a // mapAttrs (n: v: if a ? ${n} then merge a.${n} v else v) b
-    else
-      b;
+  merge = a: b: if isAttrs a && isAttrs b then a // mapAttrs (n: v: if a ? ${n} then merge a.${n} v else v) b else b;
 in
 merge model (cfg.extraConfig or { })

@@ -14,16 +14,21 @@ let
   inherit (lib) mkOption types literalExpression;
   cfg = config.programs.agyconf;
   facts = builtins.fromJSON (builtins.readFile ../agy-facts.json);
-  t = import ./types.nix {
-    inherit lib facts;
-    jsonFormat = pkgs.formats.json { };
-  };
+  t = import ./types.nix { inherit lib facts; jsonFormat = pkgs.formats.json { }; };
   fold = import ./fold.nix;
   view = fold.view args;
   gen = import ./model.nix (args // { inherit view facts; });
   opt = type: default: description: mkOption { inherit type default description; };
-  # agyconf's own package.nix, for a pkgs without agyconf's overlay.
-  own = component: pkgs.callPackage ../../package.nix { inherit component; };
+  ex = type: default: example: description: mkOption { inherit type default example description; };
+  # pkgs.NAME (agyconf's overlay), else agyconf's own package.nix.
+  own =
+    name: description:
+    mkOption {
+      type = types.nullOr types.package;
+      default = pkgs.${name} or (pkgs.callPackage ../../package.nix { component = name; });
+      defaultText = literalExpression ''pkgs.${name} or (pkgs.callPackage "''${agyconf}/package.nix" { component = "${name}"; })'';
+      inherit description;
+    };
   xmsg = cfg.harnesses.xmsg;
   mempalace = cfg.harnesses.mempalace;
   lines = lib.concatMapStrings (l: "\n  ${l}");
@@ -43,51 +48,22 @@ in
   options.programs.agyconf = t.components "top" // {
     enable = lib.mkEnableOption "agyconf: agy's MCP servers, hooks, skills, rules, subagents and settings from Nix, merged into the files agy also writes";
 
-    package = mkOption {
-      type = types.nullOr types.package;
-      default = pkgs.agyconf or (own "agyconf");
-      defaultText = literalExpression ''pkgs.agyconf or (pkgs.callPackage "''${agyconf}/package.nix" { })'';
-      description = "The agyconf that checks your configuration while it is built and writes agy's files during a switch.";
-    };
-    hookPackage = mkOption {
-      type = types.nullOr types.package;
-      default = pkgs.agyhook or (own "agyhook");
-      defaultText = literalExpression ''pkgs.agyhook or (pkgs.callPackage "''${agyconf}/package.nix" { component = "agyhook"; })'';
-      description = ''
-        agyhook, which runs the MemPalace hooks and starts local servers with
-        secrets (`secretMode = "exec"`); installed, and named in agy's files by
-        its profile path. null only with `tools.agyhook` set or nothing that
-        needs it.
-      '';
-    };
-    product = opt (types.enum [
-      "cli"
-      "ide"
-      "both"
-    ]) "both" "Which Antigravity to configure: the CLI (agy), the IDE, or both.";
-    agyVersion = mkOption {
-      type = types.nullOr types.str;
-      default = null;
-      example = "1.1.25";
-      description = "The oldest agy (`X.Y.Z`) your files must work with; needed for what only newer ones read, such as `sessionStart` hooks and prompt handlers.";
-    };
+    package = own "agyconf" "The agyconf that checks your configuration while it is built and writes agy's files during a switch.";
+    hookPackage = own "agyhook" ''
+      agyhook, which runs the MemPalace hooks and starts local servers with
+      secrets (`secretMode = "exec"`); installed, and named in agy's files by
+      its profile path. null only with `tools.agyhook` set or nothing that
+      needs it.
+    '';
+    product = opt (types.enum [ "cli" "ide" "both" ]) "both" "Which Antigravity to configure: the CLI (agy), the IDE, or both.";
+    agyVersion = ex (types.nullOr types.str) null "1.1.25" "The oldest agy (`X.Y.Z`) your files must work with; needed for what only newer ones read, such as `sessionStart` hooks and prompt handlers.";
     secretMode = opt (types.nullOr t.secretMode) null ''
       How local servers get their secrets: `exec` (the default) has agyhook
       read the files each time agy starts the server, so no value is written
       anywhere; `inline` writes the values into agy's file, mode 0600.
     '';
-    layout = mkOption {
-      type = types.attrsOf types.str;
-      default = { };
-      example.skills = ".gemini/antigravity-cli/skills";
-      description = "Where a kind of file goes instead of its usual place, relative to your home, by kind: `mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `acp_settings`, `user_config`.";
-    };
-    tools = mkOption {
-      type = types.attrsOf types.str;
-      default = { };
-      example.github-mcp-server = "/etc/profiles/per-user/me/bin/github-mcp-server";
-      description = "Absolute paths written in place of bare command names. The module adds its packages' profile paths (never store paths, which garbage collection can remove under a running agy).";
-    };
+    layout = ex (types.attrsOf types.str) { } { skills = ".gemini/antigravity-cli/skills"; } "Where a kind of file goes instead of its usual place, relative to your home, by kind: `mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `acp_settings`, `user_config`.";
+    tools = ex (types.attrsOf types.str) { } { github-mcp-server = "/etc/profiles/per-user/me/bin/github-mcp-server"; } "Absolute paths written in place of bare command names. The module adds its packages' profile paths (never store paths, which garbage collection can remove under a running agy).";
     enableMcpIntegration = opt types.bool false ''
       Whether to use {option}`programs.mcp.servers` too (with
       `programs.mcp.enable`). A `env.<VAR>.file` secret is read when agy starts
@@ -96,27 +72,13 @@ in
     '';
     permissions = opt (t.permissions [ "command(git *)" ] "Permissions") { } "What agy may do without asking, must ask for, or must never do; an entry goes in one list only.";
     sharedPermissions = opt (t.permissions [ "command(git status)" ] "Grants shared with Antigravity 2.0") { } "Permissions shared with Antigravity 2.0 (`~/.gemini/config/config.json`); an entry goes in one list, here or in `permissions`.";
-    settings = mkOption {
-      type = types.attrsOf t.jsonValue;
-      default = { };
-      example.toolPermission = "proceed-in-sandbox";
-      description = "agy's other settings (`settings.json`); agyconf checks the keys it knows. Permissions and hooks have options of their own.";
-    };
+    settings = ex (types.attrsOf t.jsonValue) { } { toolPermission = "proceed-in-sandbox"; } "agy's other settings (`settings.json`); agyconf checks the keys it knows. Permissions and hooks have options of their own.";
     workflows = opt (types.attrsOf t.workflow) { } "Workflows, by name.";
     plugins = opt (types.attrsOf t.plugin) { } "Plugins, each a bundle of MCP servers, hooks, skills, rules and subagents.";
     acp = opt (types.nullOr t.acp) null "Defaults for agy's ACP server.";
-    extraConfig = mkOption {
-      type = types.attrsOf t.jsonValue;
-      default = { };
-      example = literalExpression ''{ tools.node = "/run/current-system/sw/bin/node"; }'';
-      description = "agyconf's own configuration language (its JSON form), merged over what the options say. Not escaped: `secret_file()` and templates work, and a literal `\${` is written `$\${`.";
-    };
+    extraConfig = ex (types.attrsOf t.jsonValue) { } { tools.node = "/run/current-system/sw/bin/node"; } "agyconf's own configuration language (its JSON form), merged over what the options say. Not escaped: `secret_file()` and templates work, and a literal `\${` is written `$\${`.";
     configFiles = opt (types.listOf types.path) [ ] "More agyconf configuration files (`.hcl` or `.json`, names unique) used with the options: Nix paths or store paths.";
-    onConflict = opt (types.enum [
-      "error"
-      "adopt"
-      "force"
-    ]) "error" ''
+    onConflict = opt (types.enum [ "error" "adopt" "force" ]) "error" ''
       What a switch does with a file agyconf did not write (`adopt`: take
       it over) or that was edited since it wrote it (`force`: overwrite it).
       Both keep a backup. With `error` the switch stops before anything
@@ -170,10 +132,7 @@ in
     harnesses.mempalace = {
       enable = lib.mkEnableOption "MemPalace in agy: its MCP server, wake and save hooks (through agyhook) and skill";
       package = opt (types.nullOr types.package) null "The MemPalace package: installed, and named in agy's files by its profile paths. With null, agy finds `mempalace` and `mempalace-mcp` on its `PATH`.";
-      mode = opt (types.enum [
-        "plugin"
-        "loose"
-      ]) "plugin" "As the `mempalace` plugin (as MemPalace installs itself) or as separate pieces.";
+      mode = opt (types.enum [ "plugin" "loose" ]) "plugin" "As the `mempalace` plugin (as MemPalace installs itself) or as separate pieces.";
       wake = opt types.bool true "Load the memory on the first message of a session.";
       save = opt types.bool true "Save to memory when agy stops.";
       saveInterval = opt types.ints.positive 15 "Save every this many exchanges.";
@@ -221,9 +180,9 @@ in
         # xmsg: one message each, naming the options you set it up with.
         {
           assertion = xmsg.package != null || !xmsg.enable || !xmsg.service.enable && xmsg.via == "programs.agyconf.harnesses.xmsg";
-          message = "${xmsg.via}.package is null: there is no pkgs.xmsg, and xmsg ships from its own flake. Pass its package, e.g. ${xmsg.via}.package = inputs.xmsg.packages.\${pkgs.stdenv.hostPlatform.system}.default; (or add xmsg's overlay${
-            lib.optionalString (xmsg.via == "programs.agyconf.harnesses.xmsg") ", or set service.enable = false and run xmsg serve yourself"
-          }).";
+          message = "${xmsg.via}.package is null${
+            if xmsg.via == "programs.agyconf.harnesses.xmsg" then ", and the xmsg service runs it (or set service.enable = false)" else ": there is no pkgs.xmsg"
+          }. xmsg ships from its own flake: pass its package, e.g. ${xmsg.via}.package = inputs.xmsg.packages.\${pkgs.stdenv.hostPlatform.system}.default; (or add xmsg's overlay).";
         }
         {
           assertion = !xmsg.enable || !xmsg.service.enable || xmsg.package == null || xmsg.agyExe != null;

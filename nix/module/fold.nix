@@ -37,7 +37,11 @@ let
       # taken from programs.mcp instead.
       wrapped = n: s: fold && (acli.enableMcpIntegration or false) && mcpServers ? ${n} && builtins.isAttrs s && lib.isDerivation (s.command or null);
       harnesses = lib.attrNames (lib.filterAttrs (_: h: h.enable) cfg.harnesses);
-      take = from: lib.mapAttrs (_: s: { inherit from s; }) (removeAttrs from harnesses);
+      picked = {
+        "programs.mcp.servers" =
+          if cfg.enableMcpIntegration then mcpServers else lib.filterAttrs (n: _: servers ? ${n} && wrapped n servers.${n}) mcpServers;
+        "programs.antigravity-cli.mcpServers" = lib.filterAttrs (n: s: !(wrapped n s)) servers;
+      };
     in
     {
       inherit enabled fold settings package;
@@ -47,14 +51,9 @@ let
         if fold && (acli.permissions or null) != null then acli.permissions else { }
       ) (settings.permissions or { });
       context = if fold then acli.context or { } else { };
-      # name -> { from; s; }, by module.
-      taken = {
-        "programs.mcp.servers" = take (
-          if cfg.enableMcpIntegration then mcpServers else lib.filterAttrs (n: _: servers ? ${n} && wrapped n servers.${n}) mcpServers
-        );
-        "programs.antigravity-cli.mcpServers" = take (lib.filterAttrs (n: s: !(wrapped n s)) servers);
-      };
-      shadowedByHarness = lib.filter (n: lib.elem n harnesses) (lib.attrNames (mcpServers // servers));
+      # By module, the servers taken: a harness writes its own server.
+      taken = lib.mapAttrs (_: xs: removeAttrs xs harnesses) picked;
+      shadowedByHarness = lib.unique (lib.filter (n: lib.elem n harnesses) (lib.concatMap lib.attrNames (lib.attrValues picked)));
       mcpIgnored = cfg.enableMcpIntegration && options.programs ? mcp && !mcpOn && config.programs.mcp.servers != { };
     };
 
@@ -90,7 +89,7 @@ let
       _file = "${from} (taken into programs.agyconf.mcpServers)";
       config = lib.mkIf config.programs.agyconf.enable {
         programs.agyconf.mcpServers = lib.mapAttrs (
-          n: x: lib.mkOverride priority (convert lib "${from}.${(import ../option-paths.nix).showName n}" x.s)
+          n: s: lib.mkOverride priority (convert lib "${from}.${(import ../option-paths.nix).showName n}" s)
         ) (view args).taken.${from};
       };
     };
@@ -100,7 +99,7 @@ let
     let
       cfg = config.programs.agyconf;
       v = view args;
-      # Names taken from elsewhere that a server of yours or a harness has.
+      # Servers taken from elsewhere that a server of your own shadows.
       ignored = lib.concatLists (
         lib.mapAttrsToList (
           from: xs: lib.mapAttrsToList (n: _: "${from}.${n}") (lib.filterAttrs (n: _: cfg.mcpServers.${n}.origin == null) xs)

@@ -169,13 +169,14 @@ let
         what = paths."/${block}/${n}" or "programs.agyconf.harnesses.${n}";
       }) (lib.attrNames (model.${block} or { }) ++ extra)
     ) (places kind);
+  name = ptrs: lib.head (lib.filter (x: x != null) (map (p: paths.${p} or null) ptrs) ++ [ "programs.agyconf.harnesses" ]);
   written =
-    file "mcp_config" (paths."/mcp_server" or "programs.agyconf.harnesses") (model ? mcp_server || xmsg || loose)
-    ++ file "hooks" (paths."/hook" or "programs.agyconf.harnesses") (model ? hook || xmsg || loose && (mp.wake || mp.save))
-    ++ file "global_rules" (paths."/rule" or "") (model ? rule)
-    ++ file "settings" "programs.agyconf.settings" (model ? settings || model ? permissions)
-    ++ file "user_config" "programs.agyconf.sharedPermissions" (model ? shared_permissions || lib.any (p: p ? enabled) (lib.attrValues (model.plugin or { })))
-    ++ file "acp_settings" "programs.agyconf.acp" (model ? acp)
+    file "mcp_config" (name [ "/mcp_server" ]) (model ? mcp_server || xmsg || loose)
+    ++ file "hooks" (name [ "/hook" ]) (model ? hook || xmsg || loose && (mp.wake || mp.save))
+    ++ file "global_rules" (name [ "/rule" ]) (model ? rule)
+    ++ file "settings" (name [ "/settings" "/permissions" ]) (model ? settings || model ? permissions)
+    ++ file "user_config" (name [ "/shared_permissions" "/plugin" ]) (model ? shared_permissions || lib.any (p: p ? enabled) (lib.attrValues (model.plugin or { })))
+    ++ file "acp_settings" (name [ "/acp" ]) (model ? acp)
     ++ items "skills" "skill" (lib.optional xmsg "xmsg" ++ lib.optional loose "mempalace")
     ++ items "agents" "agent" [ ]
     ++ items "workflows" "workflow" [ ]

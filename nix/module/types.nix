@@ -11,6 +11,7 @@
 let
   inherit (lib) mkOption types;
   opt = type: default: description: mkOption { inherit type default description; };
+  req = type: description: mkOption { inherit type description; };
   nullOr = t: opt (types.nullOr t) null;
   str = nullOr types.str;
   bool = nullOr types.bool;
@@ -49,17 +50,11 @@ let
       };
     }) builtins.isAttrs
   );
-  secretMode = types.enum [
-    "exec"
-    "inline"
-  ];
+  secretMode = types.enum [ "exec" "inline" ];
 
   handler = types.submodule {
     options = {
-      type = opt (types.enum [
-        "command"
-        "prompt"
-      ]) "command" "`command` runs a shell command, `prompt` asks a model (agy 1.1.25 or newer).";
+      type = opt (types.enum [ "command" "prompt" ]) "command" "`command` runs a shell command, `prompt` asks a model (agy 1.1.25 or newer).";
       command = str "The shell command. A bare name is looked up in `programs.agyconf.tools`, else on agy's `PATH`.";
       prompt = str "What a prompt handler asks.";
       model = str "The model a prompt handler asks.";
@@ -89,13 +84,7 @@ let
 
   mcpServer = freeform {
     command = str "The program of a local server. Not with `url`.";
-    args = opt (types.listOf (
-      types.oneOf [
-        types.str
-        types.int
-        types.bool
-      ]
-    )) [ ] "Its arguments.";
+    args = opt (types.listOf (types.oneOf [ types.str types.int types.bool ])) [ ] "Its arguments.";
     env = named secret "Its environment: a string, or `{ file = …; }` for a secret.";
     cwd = str "The folder it runs in.";
     url = str "The address of a remote server. Not with `command`.";
@@ -103,10 +92,7 @@ let
     authProviderType = str "How a remote server authenticates; agy knows `google_credentials`.";
     oauth = nullOr (types.submodule {
       options = {
-        clientId = mkOption {
-          type = types.str;
-          description = "The OAuth client id.";
-        };
+        clientId = req types.str "The OAuth client id.";
         clientSecret = nullOr secret "The OAuth client secret: a string or `{ file = …; }`.";
       };
     }) "An OAuth client for a remote server.";
@@ -115,16 +101,9 @@ let
     enabledTools = strs "The only tools agy offers (agy 1.1.16 or newer: set `agyVersion`). Not with `disabledTools`.";
     timeoutSeconds = nullOr types.int "Seconds agy waits for the server to start; -1 waits forever (agy 1.0.7 or newer).";
     tools = named (types.submodule {
-      options.eager = mkOption {
-        type = types.bool;
-        description = "Load the tool at startup (`true`) or when first used (`false`).";
-      };
+      options.eager = req types.bool "Load the tool at startup (`true`) or when first used (`false`).";
     }) "Per tool, whether agy loads it at startup (agy 1.1.16 or newer).";
-    type = nullOr (types.enum [
-      "stdio"
-      "http"
-      "sse"
-    ]) "`stdio`, `http` or `sse`, as `programs.mcp` writes it: checked against `command` and `url`, not written.";
+    type = nullOr (types.enum [ "stdio" "http" "sse" ]) "`stdio`, `http` or `sse`, as `programs.mcp` writes it: checked against `command` and `url`, not written.";
     secretMode = nullOr secretMode ''
       How the secrets in `env` reach a local server: `exec` (read when agy
       starts it, written nowhere) or `inline` (written into agy's file,
@@ -153,30 +132,16 @@ let
 
   rule = types.submodule {
     options = {
-      body = mkOption {
-        type = types.lines;
-        description = "The rule's text. All rules share agy's budget of ${limit "rule/budget"}; agyconf warns when they are over it.";
-      };
-      trigger = opt (types.enum [
-        "always_on"
-        "glob"
-        "model_decision"
-        "manual"
-      ]) "always_on" "When agy applies the rule.";
+      body = req types.lines "The rule's text. All rules share agy's budget of ${limit "rule/budget"}; agyconf warns when they are over it.";
+      trigger = opt (types.enum [ "always_on" "glob" "model_decision" "manual" ]) "always_on" "When agy applies the rule.";
       description = str "When the model should apply it; needed with `trigger = \"model_decision\"`.";
       globs = strs "The files it applies to, with `trigger = \"glob\"` (no commas in a glob).";
     };
   };
 
   agent = freeform {
-    description = mkOption {
-      type = types.str;
-      description = "What the subagent is for.";
-    };
-    body = mkOption {
-      type = types.lines;
-      description = "Its instructions (the system prompt).";
-    };
+    description = req types.str "What the subagent is for.";
+    body = req types.lines "Its instructions (the system prompt).";
     model = str "The model it runs on.";
     tools = strs "Tools it may use.";
     mcpServers = strs "MCP servers it may use.";
@@ -197,10 +162,7 @@ let
   workflow = types.submodule {
     options = {
       description = str "What the workflow does.";
-      body = mkOption {
-        type = types.lines;
-        description = "Its steps (at most ${limit "workflow/body"}).";
-      };
+      body = req types.lines "Its steps (at most ${limit "workflow/body"}).";
     };
   };
 
@@ -231,15 +193,7 @@ let
 
   acp = types.submodule {
     options = {
-      authType = mkOption {
-        type = types.enum [
-          "oauth-personal"
-          "oauth-business"
-          "gemini-api-key"
-          "agent-platform"
-        ];
-        description = "How agy's ACP server signs in.";
-      };
+      authType = req (types.enum [ "oauth-personal" "oauth-business" "gemini-api-key" "agent-platform" ]) "How agy's ACP server signs in.";
       gcpProject = str "Google Cloud project; needed with `oauth-business`.";
       gcpLocation = str "Google Cloud location; needed with `oauth-business`.";
       configRoot = str "A folder under your home holding the `.gemini` of an ACP server started with `GEMINI_HOME=$HOME/<configRoot>/.gemini`.";
@@ -262,13 +216,5 @@ let
 in
 {
   jsonValue = jsonFormat.type;
-  inherit
-    secretMode
-    mcpServer
-    workflow
-    acp
-    permissions
-    components
-    plugin
-    ;
+  inherit secretMode workflow acp permissions components plugin;
 }

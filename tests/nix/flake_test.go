@@ -385,7 +385,7 @@ func TestFlakeOutputs(t *testing.T) {
 			if v.Builder != "runCommand" || v.Set != "legacyPackages."+sys {
 				t.Errorf("checks.%s.validate-example: built by %s of %s", sys, v.Builder, v.Set)
 			}
-			if !regexp.MustCompile(`agyconf validate --config /nix/store/[0-9a-z]{32}-nix-json\n`).MatchString(v.Command) {
+			if !regexp.MustCompile(`agyconf validate --offline --config /nix/store/[0-9a-z]{32}-nix-json\n`).MatchString(v.Command) {
 				t.Errorf("checks.%s.validate-example does not validate examples/nix-json:\n%s", sys, v.Command)
 			}
 			var inputs []string

@@ -519,6 +519,34 @@ in
     ];
     errorLacks = [ "programs.xmsg" ];
   };
+  # A harness writes its own server: one of the same name from elsewhere
+  # is left out, saying so.
+  harness-shadows-server = {
+    module = {
+      programs.antigravity-cli = {
+        enable = true;
+        mcpServers.xmsg.command = "another-xmsg";
+      };
+      programs.xmsg.harnesses.agy.enable = true;
+    };
+    absent = [ "/generated/model/mcp_server/xmsg" ];
+    contains."/warnings" = [ "the MCP server xmsg of programs.mcp or programs.antigravity-cli ignored: programs.agyconf.harnesses.xmsg writes its own" ];
+  };
+  bad-xmsg-direct-no-package = {
+    module.programs.agyconf = {
+      enable = true;
+      harnesses.xmsg = {
+        enable = true;
+        service.enable = true;
+        agyExe = "/home/demo/.nix-profile/bin/agy";
+      };
+    };
+    error = [ "programs.agyconf.harnesses.xmsg.package is null, and the xmsg service runs it" ];
+    errorLacks = [
+      "programs.xmsg"
+      "no agy is known"
+    ];
+  };
   # MemPalace is Antigravity's, not Home Manager's agy's: no antigravity-cli
   # needed, and nothing to warn about on every switch.
   mempalace-without-agy = {
