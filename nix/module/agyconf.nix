@@ -92,7 +92,7 @@ in
       unit watches the files. On darwin a launchd agent watches the absolute
       paths; a secret in the runtime folder (`%r/…`, agenix's default there)
       cannot be watched, so the agent then runs agyconf every five minutes,
-      for as long as it is installed: about 10 ms of CPU each time, writing
+      for as long as it is installed: 10–20 ms of CPU each time, writing
       nothing while nothing changed, and a few lines to
       `~/Library/Logs/agyconf/secrets.log` while the secret is still
       missing. Give such a secret an absolute path to avoid that.

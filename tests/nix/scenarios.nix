@@ -178,7 +178,7 @@ in
     # What polling costs is said where it is chosen (issue 32, item 5).
     contains."/descriptions/watchSecrets" = [
       "every five minutes"
-      "10 ms of CPU"
+      "ms of CPU each time"
       "secrets.log"
       "absolute path"
     ];
