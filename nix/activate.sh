@@ -14,6 +14,8 @@
 #     it once it appears); any other failure is reported with the command to
 #     run again, and fails the switch only when Home Manager's remaining
 #     steps have run (an EXIT trap, chained to Home Manager's own).
+#   agyconfDoctor, with programs.agyconf.doctor.enable, asks agy what it
+#     loaded after the render and prints what it did not; never fails.
 #   agyconfClean, with programs.agyconf.enable = false, has the previous
 #     generation's agyconf let go of what the module's instance rendered.
 # Quiet, as Home Manager's own steps are: a switch that goes well prints
@@ -167,6 +169,34 @@ _agyconfAtExit() {
     exit "$_agyconfRC"
   fi
   exit "$status"
+}
+
+# agyconfDoctor AGYCONF CONFIG ROOT OPTIONPATHS [AGY]
+#   AGY  the agy executable to ask; empty: agy on the activation's PATH
+# With programs.agyconf.doctor.enable: after the render, asks agy what it
+# loaded (agyconf doctor, read-only, each agy run bounded in time) and
+# prints what it did not. Silent when everything checked is loaded, unless
+# -v; never fails the switch, whatever doctor exits with.
+agyconfDoctor() {
+  local agyconf=${1:?agyconfDoctor: missing AGYCONF} config=${2:?agyconfDoctor: missing CONFIG}
+  local root=${3:?agyconfDoctor: missing ROOT} optionPaths=${4:-} agy=${5:-}
+  if [[ -v DRY_RUN ]]; then
+    verboseEcho "agyconf: dry run, agy not asked what it loaded."
+    return 0
+  fi
+  local -a args=(doctor --config "$config" --root "$root" --timeout 20s)
+  [[ -n $optionPaths ]] && args+=(--option-paths "$optionPaths")
+  [[ -n $agy ]] && args+=(--agy "$agy")
+  [[ -v VERBOSE ]] || args+=(--quiet)
+  verboseEcho "agyconf: $agyconf ${args[*]}"
+  local rc=0
+  "$agyconf" "${args[@]}" || rc=$?
+  case $rc in
+  0) ;;
+  1) echo "agyconf doctor: agy did not load everything the config renders (listed above); the switch goes on." >&2 ;;
+  *) echo "agyconf doctor: could not ask agy (said above, exit code $rc); the switch goes on." >&2 ;;
+  esac
+  return 0
 }
 
 # agyconfClean ROOT STATE CONFIG

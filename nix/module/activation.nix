@@ -68,6 +68,15 @@ lib.mkMerge [
     # A failure fails the switch once Home Manager's other steps have run.
     home.activation.agyconf = lib.hm.dag.entryAfter [ "writeBoundary" "linkGeneration" ] (snippet "agyconfActivate");
   })
+  # After the render: what agy loaded of it. Never fails the switch.
+  (lib.mkIf (cfg.enable && cfg.doctor.enable) {
+    home.activation.agyconfDoctor = lib.hm.dag.entryAfter [ "agyconf" ] ''
+      source ${../activate.sh}
+      agyconfDoctor ${lib.escapeShellArgs [ agyconf "${gen.configDir}" ]} "$HOME" ${
+        lib.escapeShellArgs [ optionPaths (toString cfg.doctor.agy) ]
+      }
+    '';
+  })
 
   # A secret sops-nix or agenix decrypts after the switch reaches its file
   # without another switch.

@@ -103,6 +103,15 @@ in
       edited since stays; what was there before comes back). It uses the
       previous generation's agyconf: a disabled module builds nothing.
     '';
+    doctor = {
+      enable = lib.mkEnableOption "a check after each switch that asks agy what it loaded (`agyconf doctor`) and prints what it did not; it never fails the switch and prints nothing when everything is loaded";
+      agy = mkOption {
+        type = types.nullOr types.str;
+        default = if view.enabled && view.package != null then lib.getExe view.package else null;
+        defaultText = lib.literalMD "the executable of `programs.antigravity-cli.package` when that module is enabled, else `null` (agy on the activation's `PATH`)";
+        description = "The agy to ask.";
+      };
+    };
     generated = mkOption {
       internal = true;
       type = types.attrs;

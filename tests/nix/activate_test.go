@@ -37,14 +37,16 @@ trap 'echo "hm: removed the temporary GC root"' EXIT
 `
 
 // activateFakeAgyconf records each call as one line of argv, prints
-// $FAKE_CHECK_OUT (render --dry-run) or $FAKE_CLEAN_OUT (clean), and exits
-// with $FAKE_CHECK_RC, $FAKE_RC (render) or $FAKE_CLEAN_RC.
+// $FAKE_CHECK_OUT (render --dry-run), $FAKE_CLEAN_OUT (clean) or
+// $FAKE_DOCTOR_OUT (doctor), and exits with $FAKE_CHECK_RC, $FAKE_RC
+// (render), $FAKE_CLEAN_RC or $FAKE_DOCTOR_RC.
 const activateFakeAgyconf = `#!/bin/sh
 printf '%s\n' "$*" >>"$AGYCONF_LOG"
 case "$*" in
 "render --dry-run"*) echo "${FAKE_CHECK_OUT:-fake check output}"; exit "${FAKE_CHECK_RC:-0}" ;;
 render*) exit "${FAKE_RC:-0}" ;;
 clean*) [ -n "${FAKE_CLEAN_OUT:-}" ] && echo "$FAKE_CLEAN_OUT"; exit "${FAKE_CLEAN_RC:-0}" ;;
+doctor*) [ -n "${FAKE_DOCTOR_OUT:-}" ] && echo "$FAKE_DOCTOR_OUT"; exit "${FAKE_DOCTOR_RC:-0}" ;;
 esac
 exit 0
 `
@@ -170,7 +172,50 @@ func TestActivate(t *testing.T) {
 	const clean = `agyconfClean "$HOMEDIR" .local/state/agyconf/home-manager.json home-files/.config/agyconf`
 	cleanCall := "clean --config DIR/gen/home-files/.config/agyconf --root DIR/home"
 
+	doctorArgs := args + " " + paths
+	doctorCall := "doctor --config " + cfgDir + " --root " + root + " --timeout 20s --option-paths " + paths
+
 	cases := []activateCase{
+		{
+			// doctor writes nothing, so it is not run through `run`.
+			name:      "doctor: all loaded is silent",
+			call:      "agyconfDoctor " + doctorArgs,
+			wantCalls: []string{doctorCall + " --quiet"},
+			notOut:    []string{"agyconf doctor"},
+			wantOut:   []string{"after"},
+		},
+		{
+			name:      "doctor: the agy of programs.antigravity-cli",
+			call:      "agyconfDoctor " + doctorArgs + " /nix/store/yyy-agy/bin/agy",
+			wantCalls: []string{doctorCall + " --agy /nix/store/yyy-agy/bin/agy --quiet"},
+		},
+		{
+			name:      "doctor: something not loaded is said and the switch goes on",
+			call:      "agyconfDoctor " + doctorArgs,
+			env:       []string{"FAKE_DOCTOR_RC=1", "FAKE_DOCTOR_OUT=NOT LOADED   hook guard"},
+			wantCalls: []string{doctorCall + " --quiet"},
+			wantOut:   []string{"NOT LOADED   hook guard", "agy did not load everything", "the switch goes on", "after"},
+		},
+		{
+			name:      "doctor: agy cannot be asked and the switch goes on",
+			call:      "agyconfDoctor " + doctorArgs,
+			env:       []string{"FAKE_DOCTOR_RC=2"},
+			wantCalls: []string{doctorCall + " --quiet"},
+			wantOut:   []string{"could not ask agy", "exit code 2", "after"},
+		},
+		{
+			name:      "doctor: -v shows the command and the whole answer",
+			call:      "agyconfDoctor " + doctorArgs,
+			env:       []string{"VERBOSE=1"},
+			wantCalls: []string{doctorCall},
+			wantOut:   []string{"agyconf: AGYCONF " + doctorCall},
+		},
+		{
+			name:    "doctor: a dry run asks nothing",
+			call:    "agyconfDoctor " + doctorArgs,
+			env:     []string{"DRY_RUN=1"},
+			wantOut: []string{"after"},
+		},
 		{
 			name:      "check passes quietly",
 			call:      "agyconfCheck " + args + " error " + paths,

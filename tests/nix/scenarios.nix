@@ -406,6 +406,36 @@ in
     error = [ "programs.agyconf.mcpServers.x.type = \"stdio\", but the server has url" ];
   };
 
+  # agyconf doctor after the render (issue 31), asking the agy of
+  # programs.antigravity-cli; off by default.
+  doctor = {
+    packages = [
+      "agyconf"
+      "agyhook"
+      "antigravity-cli"
+    ];
+    module = {
+      programs.antigravity-cli.enable = true;
+      programs.agyconf = {
+        enable = true;
+        doctor.enable = true;
+      };
+    };
+    before = [
+      [
+        "agyconf"
+        "agyconfDoctor"
+      ]
+    ];
+    contains."/activation/agyconfDoctor/data" = [
+      "agyconfDoctor ${store}-agyconf-0.0.0/bin/agyconf ${store}-agyconf-config \"$HOME\" ${store}-agyconf-config/option-paths ${store}-antigravity-cli-0.0.0/bin/agy"
+    ];
+  };
+  doctor-off = {
+    module.programs.agyconf.enable = true;
+    absent = [ "/activation/agyconfDoctor" ];
+  };
+
   # --- 5. xmsg as xmsg documents it --------------------------------------
 
   xmsg-one-liner = {

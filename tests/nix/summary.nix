@@ -22,6 +22,7 @@ let
     "checkFilesChanged"
     "linkGeneration"
     "agyconf"
+    "agyconfDoctor"
     "agyconfClean"
     "installPackages"
     "onFilesChange"
