@@ -29,12 +29,12 @@ mcp_server "github" {
   env = { GITHUB_PERSONAL_ACCESS_TOKEN = secret_file("/run/secrets/github-token") }
 }
 
-# A remote server: agy sends the headers itself, so the secret is read at
-# render time and written into mcp_config.json (mode 0600). The example ships
-# a fake key next to this file; it is shown as <secret> in diff and status.
+# A remote server whose header holds a secret: agy starts `agyhook bridge`,
+# which reads the key when agy starts it, sends the header and relays MCP
+# (secret_mode "exec", the default), so the key is written nowhere.
 mcp_server "linear" {
   server_url     = "https://mcp.linear.app/sse"
-  headers        = { Authorization = "Bearer ${secret_file(abspath("secrets/linear-key"))}" }
+  headers        = { Authorization = "Bearer ${secret_file("/run/secrets/linear-key")}" }
   disabled_tools = ["delete_issue"]
 }
 

@@ -113,6 +113,12 @@ Command run by Antigravity from mcp_config.json (secret_mode = "exec"):
         removed), then exec COMMAND in place of agyhook. Prints nothing on
         stdout; on failure one line on stderr, never a value, and exit 1
         (2 for a malformed command line).
+  bridge [--header NAME=TEXT | --header-file NAME=PATH]... -- URL
+        Relay MCP between agy (stdin, stdout) and the remote server at URL,
+        sending each header NAME (its TEXTs and file contents, in order)
+        with every request; runs agyhook-bridge, found beside agyhook or on
+        PATH. Failures are answered as JSON-RPC errors and one line on
+        stderr, never a value.
 
 The hook commands always print one JSON object and exit 0, because agy
 ignores exit codes and stderr.
@@ -132,6 +138,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env Env) int
 		return runHook(wakeHook, args[1:], stdin, stdout, stderr, env)
 	case execEnvCmd:
 		return execEnv(args[1:], stderr, env)
+	case bridgeCmd:
+		return bridge(args[1:], stdin, stdout, stderr, env)
 	case superviseCmd:
 		return supervise(args[1:], stdout, stderr, env)
 	case "version", "--version":

@@ -270,7 +270,7 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 		}
 	}
 
-	d.decodeSecretMode(srv, at)
+	d.decodeSecretMode(srv, at, oauthBlock)
 
 	// The connection: exactly one of command and server_url.
 	cmd, remote := at["command"], at["server_url"]
@@ -1160,23 +1160,27 @@ func (d *decoder) secretModeValue(attr *hcl.Attribute) (string, bool) {
 		return "", false
 	}
 	if m != model.SecretExec && m != model.SecretInline {
-		d.errorf(attr.Expr.Range(), "Invalid secret_mode", "secret_mode must be \"exec\" (secrets read by agyhook exec-env when agy starts the server, never written) or \"inline\" (written into mcp_config.json, mode 0600), got %q.", m)
+		d.errorf(attr.Expr.Range(), "Invalid secret_mode", "secret_mode must be \"exec\" (secrets read by agyhook when agy starts the server, never written) or \"inline\" (written into mcp_config.json, mode 0600), got %q.", m)
 		return "", false
 	}
 	return m, true
 }
 
 // decodeSecretMode resolves how a server's secrets reach it. Exec is the
-// default for local servers: the value stays in its file and reaches the
-// server's environment only. Remote servers' headers and OAuth secrets are
-// sent by agy itself, so they can only be inline.
-func (d *decoder) decodeSecretMode(srv *model.MCPServer, at hcl.Attributes) {
+// default, for local and remote servers alike: the value stays in its file
+// and is read by agyhook when agy starts the server — exec-env puts it in
+// a local server's environment, the bridge sends it in a remote server's
+// headers. A server that uses agy's own OAuth (an oauth block or
+// auth_provider_type) is connected by agy itself, so its secrets can only
+// be inline.
+func (d *decoder) decodeSecretMode(srv *model.MCPServer, at hcl.Attributes, oauth *hcl.Block) {
 	remote := at["server_url"] != nil
+	agyAuth := remote && (oauth != nil || at["auth_provider_type"] != nil)
 	srv.SecretMode = model.SecretExec
 	if d.secretMode != "" {
 		srv.SecretMode = d.secretMode
 	}
-	if remote {
+	if agyAuth {
 		srv.SecretMode = model.SecretInline
 	}
 	attr := at["secret_mode"]
@@ -1185,13 +1189,17 @@ func (d *decoder) decodeSecretMode(srv *model.MCPServer, at hcl.Attributes) {
 		switch {
 		case !ok:
 			return
-		case remote && m == model.SecretExec:
-			d.errorf(attr.Expr.Range(), "Invalid secret_mode", "A remote server's headers and OAuth secret are sent by agy itself, so they must be in mcp_config.json: secret_mode \"exec\" applies to local servers only; write \"inline\" or leave it out.")
+		case agyAuth && m == model.SecretExec:
+			d.errorf(attr.Expr.Range(), "Invalid secret_mode", "This server uses agy's own authentication (%s), so agy must connect to it itself, with its headers and OAuth client in mcp_config.json: secret_mode \"exec\" (agyhook bridge) cannot apply; write \"inline\" or leave it out.", agyAuthName(at, oauth))
 			return
 		}
 		srv.SecretMode = m
 	}
-	if srv.SecretMode != model.SecretExec {
+	if agyAuth && srv.OAuth != nil && srv.OAuth.ClientSecret != nil {
+		rng := oauth.DefRange
+		d.warnf(rng, "OAuth client secret inline", "This server uses agy's own OAuth, so agy connects to it itself and its client secret is written into mcp_config.json (mode 0600), where it stays at rest: agyhook bridge, which keeps header secrets in their files, cannot run agy's OAuth flow. Use a public client (client_id only) if the server allows it.")
+	}
+	if srv.SecretMode != model.SecretExec || remote {
 		return
 	}
 	for _, a := range srv.Args {
@@ -1201,6 +1209,14 @@ func (d *decoder) decodeSecretMode(srv *model.MCPServer, at hcl.Attributes) {
 			return
 		}
 	}
+}
+
+// agyAuthName names what makes agy authenticate a server itself.
+func agyAuthName(at hcl.Attributes, oauth *hcl.Block) string {
+	if oauth != nil {
+		return "an oauth block"
+	}
+	return "auth_provider_type"
 }
 
 var harnessSchemas = map[string]*hcl.BodySchema{

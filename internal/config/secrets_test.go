@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/agyconf/agyconf/internal/jsonesc"
 	"github.com/agyconf/agyconf/internal/model"
@@ -83,13 +84,24 @@ mcp_server "remote" {
 		t.Fatal(err)
 	}
 	cfg, diags := load(t, path)
+	warned := false
 	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && d.Summary == "OAuth client secret inline" {
+			warned = true // agy's OAuth keeps the client secret in the file
+			continue
+		}
 		t.Error(diagString(d))
+	}
+	if !warned {
+		t.Error("no warning that the OAuth client secret is inline")
 	}
 	if cfg == nil {
 		t.FailNow()
 	}
 	local, remote := cfg.MCPServers[0], cfg.MCPServers[1]
+	if remote.SecretMode != model.SecretInline {
+		t.Errorf("a server with agy's OAuth has secret_mode %q, want inline", remote.SecretMode)
+	}
 	wantArgs := []model.Str{{{Text: "plain"}}, {{SecretFile: "/run/secrets/a"}}, {{Text: "--flag"}}}
 	if diff := cmp.Diff(wantArgs, local.Args); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)

@@ -207,7 +207,13 @@ func (r *renderer) mcpServers(servers []*model.MCPServer, org Origins) (doc map[
 	for _, s := range servers {
 		org.add(s.Range, "mcpServers", s.Name)
 		m := map[string]any{}
-		if s.Remote() {
+		if s.Remote() && bridged(s) {
+			// agy starts agyhook bridge as a local server; the headers'
+			// files are read by the bridge (docs/agyhook.md, "bridge").
+			var typed bool
+			m["command"], m["args"], typed = r.bridge(s)
+			secret = secret || typed
+		} else if s.Remote() {
 			m["serverUrl"] = s.ServerURL
 			if len(s.Headers) > 0 {
 				m["headers"] = strMap(s.Headers)
@@ -327,6 +333,58 @@ func (r *renderer) execEnv(command string, args []model.Str, env map[string]mode
 		plain = nil
 	}
 	return r.tool("agyhook"), wrapped, plain
+}
+
+// bridged reports whether a remote server is reached through agyhook
+// bridge: secret_mode "exec" (the default) and a header holding a secret.
+// A server that uses agy's own OAuth is always connected by agy (the
+// decoder resolves its secret_mode to inline), and one without secrets has
+// nothing to keep out of the file.
+func bridged(s *model.MCPServer) bool {
+	if s.SecretMode != model.SecretExec || s.OAuth != nil || s.AuthProviderType != "" {
+		return false
+	}
+	for _, v := range s.Headers {
+		if v.HasSecret() {
+			return true
+		}
+	}
+	return false
+}
+
+// bridge is the command of a bridged remote server: `agyhook bridge`,
+// each header (sorted by name) as its literal parts and secret files in
+// order (--header NAME=TEXT and --header-file NAME=PATH append), then the
+// URL. typed reports a header without a secret, whose text may be a
+// credential typed in by hand: the file is then 0600, as for env.
+func (r *renderer) bridge(s *model.MCPServer) (command string, args []any, typed bool) {
+	names := make([]string, 0, len(s.Headers))
+	for k := range s.Headers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	args = []any{"bridge"}
+	for _, k := range names {
+		v := s.Headers[k]
+		if !v.HasSecret() {
+			typed = true
+		}
+		if len(v) == 0 {
+			args = append(args, "--header", k+"=")
+		}
+		for _, p := range v {
+			switch {
+			case p.SecretFile != "" && p.JSONEscape > 0:
+				args = append(args, "--header-file-json", k+"="+strconv.Itoa(p.JSONEscape)+":"+p.SecretFile)
+			case p.SecretFile != "":
+				args = append(args, "--header-file", k+"="+p.SecretFile)
+			case p.Text != "" || len(v) == 1:
+				args = append(args, "--header", k+"="+p.Text)
+			}
+		}
+	}
+	args = append(args, "--", s.ServerURL)
+	return r.tool("agyhook"), args, typed
 }
 
 func strMap(m map[string]model.Str) map[string]any {

@@ -62,7 +62,6 @@ mcp_server "cloud-run" {
 mcp_server "notion" {
   server_url = "https://mcp.notion.com/mcp"
   oauth {
-    client_id     = "agyconf-notion"
-    client_secret = secret_file("/run/secrets/notion-client")
+    client_id = "agyconf-notion"
   }
 }
