@@ -46,8 +46,8 @@ type Env struct {
 
 // Main runs the bridge with args (after `agyhook bridge`) and returns its
 // exit status once agy has closed stdin: 0, or 1 when the bridge could
-// not start (every request was answered with the reason), or at once 2
-// for a malformed command line.
+// not connect or lost the connection (every request was answered with the
+// reason), or at once 2 for a malformed command line.
 func Main(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer, env Env) int {
 	logf := func(format string, a ...any) {
 		fmt.Fprintf(stderr, "agyhook bridge: "+format+"\n", a...)
@@ -80,8 +80,12 @@ func Main(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.W
 	if err != nil {
 		return fail(err)
 	}
-	if err := newRelay(agy, server, logf).run(); err != nil {
+	r := newRelay(agy, server, logf)
+	if err := r.run(); err != nil {
 		logf("reading from agy: %v", err)
+		return exitFailed
+	}
+	if server.failed() || r.lost() {
 		return exitFailed
 	}
 	return 0

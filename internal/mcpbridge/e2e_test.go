@@ -95,7 +95,9 @@ type loopback struct {
 	*httptest.Server
 	mu        sync.Mutex
 	auth      []string // Authorization headers received
+	deletes   int      // session ends (DELETE)
 	cancelled chan string
+	stop      chan struct{} // ends the calls still waiting
 }
 
 type textIn struct {
@@ -108,7 +110,7 @@ type textOut struct {
 
 func newLoopback(t *testing.T, want string, sse bool) *loopback {
 	t.Helper()
-	l := &loopback{cancelled: make(chan string, 4)}
+	l := &loopback{cancelled: make(chan string, 4), stop: make(chan struct{})}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "loopback", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "echoes its text"}, func(ctx context.Context, req *mcp.CallToolRequest, in textIn) (*mcp.CallToolResult, textOut, error) {
 		return nil, textOut{Text: "echo: " + in.Text}, nil
@@ -130,9 +132,13 @@ func newLoopback(t *testing.T, want string, sse bool) *loopback {
 		return nil, textOut{Text: "the client said " + res.Content.(*mcp.TextContent).Text}, nil
 	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "wait", Description: "waits until cancelled"}, func(ctx context.Context, req *mcp.CallToolRequest, in textIn) (*mcp.CallToolResult, textOut, error) {
-		<-ctx.Done()
-		l.cancelled <- in.Text
-		return nil, textOut{}, ctx.Err()
+		select {
+		case <-ctx.Done():
+			l.cancelled <- in.Text
+			return nil, textOut{}, ctx.Err()
+		case <-l.stop:
+			return nil, textOut{Text: "stopped"}, nil
+		}
 	})
 	var h http.Handler
 	if sse {
@@ -143,6 +149,9 @@ func newLoopback(t *testing.T, want string, sse bool) *loopback {
 	l.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		l.mu.Lock()
 		l.auth = append(l.auth, r.Header.Get("Authorization"))
+		if r.Method == http.MethodDelete {
+			l.deletes++
+		}
 		l.mu.Unlock()
 		if r.Header.Get("Authorization") != want {
 			http.Error(w, "who are you?", http.StatusUnauthorized)
@@ -155,7 +164,10 @@ func newLoopback(t *testing.T, want string, sse bool) *loopback {
 		}
 		h.ServeHTTP(w, r)
 	}))
-	t.Cleanup(l.Close)
+	t.Cleanup(func() {
+		close(l.stop)
+		l.Close()
+	})
 	return l
 }
 
@@ -295,4 +307,8 @@ func TestRelay(t *testing.T) {
 			srv.mu.Unlock()
 		})
 	}
+}
+
+func callWait(text string) *mcp.CallToolParams {
+	return &mcp.CallToolParams{Name: "wait", Arguments: map[string]any{"text": text}}
 }

@@ -68,6 +68,13 @@ func newRelay(agy conn, server upstream, logf func(string, ...any)) *relay {
 		ctx: ctx, cancel: cancel, pending: map[jsonrpc.ID]context.CancelFunc{}}
 }
 
+// lost reports whether the connection to the server was lost.
+func (r *relay) lost() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.broken != nil
+}
+
 // run relays until agy closes stdin (or it cannot be read any more), then
 // ends every call, closes the server's connection and returns. Its error
 // is what ended agy's side, nil for a plain end of input.
@@ -275,8 +282,8 @@ func (r *relay) take(id jsonrpc.ID) bool {
 // answer tells agy that its call failed: the server's own JSON-RPC error
 // when it sent one, otherwise one made up here, with a line on stderr.
 func (r *relay) answer(id jsonrpc.ID, err error) {
-	var wire *jsonrpc.Error
-	if !errors.As(err, &wire) {
+	wire := serverError(err)
+	if wire == nil {
 		r.logf("%v", err)
 		wire = &jsonrpc.Error{Code: agyhook.CodeBridgeFailure, Message: "agyhook bridge: " + err.Error()}
 	}

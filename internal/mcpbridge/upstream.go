@@ -104,9 +104,8 @@ func (u *sdkUpstream) connect(ctx context.Context, msg jsonrpc.Message) error {
 	status := u.hdr.watch()
 	err = conn.Write(ctx, msg)
 	code := status()
-	var wire *jsonrpc.Error
 	switch {
-	case err == nil, errors.As(err, &wire):
+	case err == nil, serverError(err) != nil:
 		// Connected: the server answered, perhaps with a JSON-RPC error
 		// for this request, which goes back to agy as it is.
 		u.conn = conn
@@ -180,11 +179,46 @@ func (u *sdkUpstream) firstFailure(code int, err error) error {
 // describe adds the server's URL to an error of the SDK's, except to a
 // JSON-RPC error, which is the server's own answer.
 func (u *sdkUpstream) describe(err error) error {
-	var wire *jsonrpc.Error
-	if err == nil || errors.As(err, &wire) {
+	if err == nil || serverError(err) != nil {
 		return err
 	}
 	return fmt.Errorf("%s: %w", u.url, err)
+}
+
+// codeRejected is the code of the SDK's own "rejected by transport"
+// error, a *jsonrpc.Error that is no answer of the server's.
+const codeRejected = -32005
+
+// serverError is the JSON-RPC error the server answered with, found in
+// err's chain, or nil.
+func serverError(err error) *jsonrpc.Error {
+	if err == nil {
+		return nil
+	}
+	if w, ok := err.(*jsonrpc.Error); ok && w.Code != codeRejected {
+		return w
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return serverError(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if w := serverError(e); w != nil {
+				return w
+			}
+		}
+	}
+	return nil
+}
+
+// failed reports whether the connection never came up.
+func (u *sdkUpstream) failed() bool {
+	select {
+	case <-u.ready:
+		return u.conn == nil
+	default:
+		return false
+	}
 }
 
 // unwrapNet shortens a transport error to its cause: the SDK wraps it in

@@ -1,0 +1,193 @@
+package mcpbridge
+
+import (
+	"bufio"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"agy","version":"test"}}}`
+
+// ask writes one line on the bridge's stdin and returns the line it
+// answers, failing after 10 s.
+func ask(t *testing.T, b *bridged, r *bufio.Reader, line string) string {
+	t.Helper()
+	go b.stdin.Write([]byte(line + "\n"))
+	got := make(chan string, 1)
+	go func() {
+		s, _ := r.ReadString('\n')
+		got <- s
+	}()
+	select {
+	case s := <-got:
+		return s
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no answer to %s within 10 s; stderr: %s", line, b.stderr.String())
+	}
+	return ""
+}
+
+// rpcError decodes an error answer to id 1.
+func rpcError(t *testing.T, answer string) string {
+	t.Helper()
+	var resp struct {
+		ID    int `json:"id"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(answer), &resp); err != nil || resp.ID != 1 || resp.Error == nil {
+		t.Fatalf("want an error answer to id 1, got %q (%v)", answer, err)
+	}
+	return resp.Error.Message
+}
+
+// TestFailuresAnswerInitialize: whatever keeps the bridge from the server
+// is the answer to agy's initialize (what agy shows) and one line on
+// stderr (agy's log), without the secret; the bridge exits when stdin
+// closes.
+func TestFailuresAnswerInitialize(t *testing.T) {
+	srv := newLoopback(t, "Bearer right", false)
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string // in the message and on stderr
+	}{
+		{"missing file", []string{"--header-file", "Authorization=" + filepath.Join(dir, "absent"), "--", srv.URL},
+			[]string{"--header-file Authorization=" + filepath.Join(dir, "absent"), "no such file"}},
+		{"a folder", []string{"--header-file", "Authorization=" + dir, "--", srv.URL},
+			[]string{"not a regular file"}},
+		{"a line break inside", []string{"--header-file", "Authorization=" + tokenFile(t, canary+"\nsecond line\n"), "--", srv.URL},
+			[]string{"line break"}},
+		{"unset runtime folder", []string{"--header-file", "Authorization=%r/absent", "--", srv.URL},
+			[]string{"--header-file Authorization=%r/absent"}},
+		{"unreachable", []string{"--header-file", "Authorization=" + tokenFile(t, canary), "--", closedURL},
+			[]string{"cannot reach " + closedURL, "connection refused"}},
+		{"401", []string{"--header", "Authorization=Bearer ", "--header-file", "Authorization=" + tokenFile(t, canary), "--", srv.URL},
+			[]string{"401 Unauthorized", "--header Authorization, --header-file Authorization="}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := startBridge(t, c.args...)
+			r := bufio.NewReader(b.stdout)
+			msg := rpcError(t, ask(t, b, r, initialize))
+			// A second request gets the same answer: the bridge serves
+			// errors until agy gives up, never a silence.
+			msg2 := rpcError(t, ask(t, b, r, strings.Replace(initialize, `"id":1`, `"id":1`, 1)))
+			if msg2 != msg {
+				t.Errorf("second answer %q, first %q", msg2, msg)
+			}
+			code := b.wait(t)
+			if code != exitFailed {
+				t.Errorf("exit %d, want %d", code, exitFailed)
+			}
+			stderr := b.stderr.String()
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) || !strings.Contains(stderr, w) {
+					t.Errorf("want %q in the answer %q and on stderr %q", w, msg, stderr)
+				}
+			}
+			if !strings.HasPrefix(msg, "agyhook bridge: ") {
+				t.Errorf("answer %q", msg)
+			}
+			if strings.Contains(msg, canary) || strings.Contains(stderr, canary) {
+				t.Errorf("the secret shows: %q %q", msg, stderr)
+			}
+		})
+	}
+}
+
+// TestUsage: a malformed command line exits 2 at once, naming the flag,
+// never the text after it.
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"--", "ftp://x"},
+		{"--", "https://a", "https://b"},
+		{"--header", "Authorization " + canary, "--", "https://x"},
+		{"--header-file", "Authorization=relative/path", "--", "https://x"},
+		{"--header", "Bad Name=x", "--", "https://x"},
+		{"--header", "A=" + canary + "\r\nX: y", "--", "https://x"},
+		{"--token=" + canary, "--", "https://x"},
+		{"https://x"},
+	} {
+		var stderr syncBuffer
+		code := Main(args, nopReader{}, nopWriter{}, &stderr, Env{})
+		if code != exitUsage {
+			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
+		}
+		if !strings.Contains(stderr.String(), "agyhook bridge") || strings.Contains(stderr.String(), canary) {
+			t.Errorf("%q: stderr %q", args, stderr.String())
+		}
+	}
+}
+
+type nopReader struct{}
+
+func (nopReader) Read([]byte) (int, error) { return 0, net.ErrClosed }
+func (nopReader) Close() error             { return nil }
+
+type nopWriter struct{}
+
+func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (nopWriter) Close() error                { return nil }
+
+// TestHeadersStayOnTheOrigin: a redirect to another origin gets none of
+// the configured headers.
+func TestHeadersStayOnTheOrigin(t *testing.T) {
+	var leaked atomic.Value
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked.Store(r.Header.Get("Authorization"))
+		http.Error(w, "gone", http.StatusGone)
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/mcp", http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	b := startBridge(t, "--header-file", "Authorization="+tokenFile(t, canary), "--", srv.URL)
+	r := bufio.NewReader(b.stdout)
+	rpcError(t, ask(t, b, r, initialize))
+	if v, _ := leaked.Load().(string); v != "" {
+		t.Errorf("the other origin got Authorization %q", v)
+	}
+	if leaked.Load() == nil {
+		t.Error("the redirect was not followed: the test shows nothing")
+	}
+}
+
+// TestExitsWhenStdinCloses with a call still running on the server.
+func TestExitsWhenStdinCloses(t *testing.T) {
+	srv := newLoopback(t, "Bearer "+canary, false)
+	b := startBridge(t, "--header", "Authorization=Bearer ", "--header-file", "Authorization="+tokenFile(t, canary), "--", srv.URL)
+	cs := connect(t, b, "2025-06-18", nil)
+	go cs.CallTool(t.Context(), callWait("stuck"))
+	select {
+	case <-time.After(200 * time.Millisecond):
+	case <-srv.cancelled:
+	}
+	start := time.Now()
+	if code := b.wait(t); code != 0 {
+		t.Errorf("exit %d: %s", code, b.stderr.String())
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to exit", d)
+	}
+	// The session was ended, as agy's own client ends it.
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if srv.deletes != 1 {
+		t.Errorf("%d DELETE requests, want 1", srv.deletes)
+	}
+}
