@@ -260,11 +260,20 @@ func TestRelay(t *testing.T) {
 			if got := callText(t, cs, p); got != `{"text":"done"}` {
 				t.Errorf("progress: %s", got)
 			}
-			mu.Lock()
-			if got := strings.Join(progress, ","); got != "step 1,step 2,step 3" {
-				t.Errorf("progress notifications %q", got)
+			// The client handles notifications on goroutines of its own: they
+			// may land after the call's result.
+			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				mu.Lock()
+				got := strings.Join(progress, ",")
+				mu.Unlock()
+				if got == "step 1,step 2,step 3" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Errorf("progress notifications %q", got)
+					break
+				}
 			}
-			mu.Unlock()
 			if legacy {
 				if got := callText(t, cs, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"text": "q"}}); got != `{"text":"the client said yes to q"}` {
 					t.Errorf("ask: %s", got)

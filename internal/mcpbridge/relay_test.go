@@ -262,7 +262,11 @@ func (s *fakeServer) Close() error {
 
 func checkRelay(t *testing.T, seed uint64) {
 	t.Helper()
-	script := makeScript(rand.New(rand.NewPCG(seed, 1)))
+	checkRelayScript(t, makeScript(rand.New(rand.NewPCG(seed, 1))), seed)
+}
+
+func checkRelayScript(t *testing.T, script []op, seed uint64) {
+	t.Helper()
 	agy := &fakeAgy{rng: rand.New(rand.NewPCG(seed, 2)), script: script, wait: map[jsonrpc.ID]bool{}, cond: make(chan struct{}, 1)}
 	cancelled := map[jsonrpc.ID]bool{}
 	calls := map[jsonrpc.ID]bool{}
