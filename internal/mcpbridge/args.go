@@ -11,9 +11,9 @@ import (
 	"github.com/agyconf/agyconf/internal/secretpath"
 )
 
-// Usage is the bridge's command line, as agyconf renders it (after
-// `agyhook`).
-const Usage = "usage: agyhook bridge [--header NAME=TEXT | --header-file NAME=PATH | --header-file-json NAME=N:PATH]... -- URL"
+// Usage is the bridge's command line, as agyconf renders it; `agyhook
+// bridge` takes the same arguments and executes agyhook-bridge with them.
+const Usage = "usage: agyhook-bridge [--header NAME=TEXT | --header-file NAME=PATH | --header-file-json NAME=N:PATH]... -- URL"
 
 // headerOp is one --header or --header-file, in command-line order.
 type headerOp struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/agyhook"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/shellquote"
@@ -352,7 +353,9 @@ func bridged(s *model.MCPServer) bool {
 	return false
 }
 
-// bridge is the command of a bridged remote server: `agyhook bridge`,
+// bridge is the command of a bridged remote server: agyhook-bridge (what
+// `agyhook bridge` executes, started directly: the hop through agyhook
+// cost a millisecond, a third of the bridge's start, docs/benchmarks.md),
 // each header (sorted by name) as its literal parts and secret files in
 // order (--header NAME=TEXT and --header-file NAME=PATH append), then the
 // URL. typed reports a header without a secret, whose text may be a
@@ -363,7 +366,6 @@ func (r *renderer) bridge(s *model.MCPServer) (command string, args []any, typed
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	args = []any{"bridge"}
 	for _, k := range names {
 		v := s.Headers[k]
 		if !v.HasSecret() {
@@ -384,7 +386,20 @@ func (r *renderer) bridge(s *model.MCPServer) (command string, args []any, typed
 		}
 	}
 	args = append(args, "--", s.ServerURL)
-	return r.tool("agyhook"), args, typed
+	return r.bridgeProgram(), args, typed
+}
+
+// bridgeProgram is agyhook-bridge's path: the tools block's, else beside
+// the agyhook the tools block names (agyhook's package installs both in
+// one folder), else the bare name, resolved through PATH when agy runs it.
+func (r *renderer) bridgeProgram() string {
+	if t, ok := r.cfg.Tools[agyhook.BridgeProgram]; ok {
+		return t.Path
+	}
+	if t, ok := r.cfg.Tools["agyhook"]; ok {
+		return path.Join(path.Dir(t.Path), agyhook.BridgeProgram)
+	}
+	return agyhook.BridgeProgram
 }
 
 func strMap(m map[string]model.Str) map[string]any {
