@@ -18,10 +18,18 @@ let
     agyconf = {
       versionVar = "github.com/agyconf/agyconf/internal/cli.version";
       description = "Declarative config for Google Antigravity";
+      packages = [ "cmd/agyconf" ];
     };
     agyhook = {
       versionVar = "main.version";
       description = "Hook handler agyconf renders into Google Antigravity's hooks";
+      # agyhook-bridge, the MCP bridge of remote servers whose headers hold
+      # a secret, is a program of its own so that the hooks load no HTTP
+      # client; agyconf renders it from beside agyhook (docs/agyhook.md).
+      packages = [
+        "cmd/agyhook"
+        "cmd/agyhook-bridge"
+      ];
     };
   };
   c =
@@ -52,7 +60,7 @@ buildGoModule {
   # go.sum or the imports.
   vendorHash = lib.fileContents ./nix/vendor-hash;
 
-  subPackages = [ "cmd/${component}" ];
+  subPackages = c.packages;
   # urfave/cli's markdown and man page writers (docs.go) are not used:
   # agyconf writes its own man page (internal/cli/man.go). Without them
   # blackfriday and its package init (0.7-1.3 ms a start) are not linked

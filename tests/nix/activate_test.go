@@ -564,6 +564,7 @@ func TestActivateAgyconf(t *testing.T) {
       "headers": {
         "Authorization": "${secret_file(\"%r/secrets/linear\")}"
       },
+      "secret_mode": "inline",
       "server_url": "https://mcp.linear.app/sse"
     }
   }

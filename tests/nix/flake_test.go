@@ -232,7 +232,12 @@ func TestFlakeOutputs(t *testing.T) {
 		} else if p.Version != version {
 			t.Errorf("%s: version %q, elsewhere %q", where, p.Version, version)
 		}
-		if want := []string{"cmd/" + pname}; !slices.Equal(p.SubPackages, want) {
+		want := []string{"cmd/" + pname}
+		if pname == "agyhook" {
+			// The MCP bridge ships with agyhook (docs/agyhook.md, "bridge").
+			want = append(want, "cmd/agyhook-bridge")
+		}
+		if !slices.Equal(p.SubPackages, want) {
 			t.Errorf("%s: subPackages = %v, want %v", where, p.SubPackages, want)
 		}
 		if cgo, ok := p.Env["CGO_ENABLED"]; !ok || cgo != float64(0) {
@@ -323,7 +328,7 @@ func TestFlakeOutputs(t *testing.T) {
 		var dirs []string
 		if _, err := exec.LookPath("go"); err == nil {
 			out, stderr, err := flakeRun(t, root, "go", "list", "-e", "-deps",
-				"-f", "{{if not .Standard}}{{.Dir}}{{end}}", "./cmd/agyconf", "./cmd/agyhook")
+				"-f", "{{if not .Standard}}{{.Dir}}{{end}}", "./cmd/agyconf", "./cmd/agyhook", "./cmd/agyhook-bridge")
 			if err != nil {
 				t.Fatalf("go list: %v\n%s", err, stderr)
 			}
