@@ -18,8 +18,8 @@ import (
 // command (text and JSON), diff, status, the state, backups, and every file
 // left in the root after renders killed at random moments. An inline
 // secret may appear in exactly one place, the 0600 mcp_config.json it is
-// written to; an exec secret (read by agyhook exec-env when agy starts the
-// server) appears nowhere at all.
+// written to; an exec secret (read by agyhook exec-env, or by agyhook-bridge
+// for a remote server, when agy starts the server) appears nowhere at all.
 func TestSecretCanaries(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "home")
@@ -31,6 +31,9 @@ func TestSecretCanaries(t *testing.T) {
 	}
 	inline := []string{"canary-inline-7f3a9", "canary-header-<&>\"q\"", "canary-rotated-c0ffee", "canary-adopted-9b9b"}
 	execOnly := "canary-exec-41d2"
+	// Read by agyhook-bridge when agy starts the remote server: written
+	// nowhere, like an exec-env secret.
+	bridgeOnly := "canary-bridge-77aa"
 	write := func(p, s string, mode os.FileMode) {
 		t.Helper()
 		if err := os.WriteFile(p, []byte(s), mode); err != nil {
@@ -40,6 +43,7 @@ func TestSecretCanaries(t *testing.T) {
 	write(filepath.Join(secrets, "token"), inline[0]+"\n", 0o600)
 	write(filepath.Join(secrets, "header"), inline[1], 0o600)
 	write(filepath.Join(secrets, "exec"), execOnly+"\n", 0o600)
+	write(filepath.Join(secrets, "bridge"), bridgeOnly+"\n", 0o600)
 	// Someone else's entries, kept whatever happens.
 	write(filepath.Join(root, ".gemini/config/mcp_config.json"), `{"mcpServers": {"theirs": {"command": "theirs"}}}`, 0o644)
 
@@ -55,14 +59,19 @@ mcp_server "inline" {
   secret_mode = "inline"
 }
 mcp_server "remote" {
-  server_url = "https://mcp.example.com/mcp"
-  headers    = { Authorization = secret_file(%[2]q) }
+  server_url  = "https://mcp.example.com/mcp"
+  headers     = { Authorization = secret_file(%[2]q) }
+  secret_mode = "inline"
+}
+mcp_server "bridged" {
+  server_url = "https://mcp.example.com/bridged"
+  headers    = { Authorization = "Bearer ${secret_file(%[5]q)}" }
 }
 mcp_server "exec" {
   command = "exec-mcp"
   env     = { TOKEN = secret_file(%[3]q) }
 }
-%[4]s`, filepath.Join(secrets, "token"), filepath.Join(secrets, "header"), filepath.Join(secrets, "exec"), extra), 0o644)
+%[4]s`, filepath.Join(secrets, "token"), filepath.Join(secrets, "header"), filepath.Join(secrets, "exec"), extra, filepath.Join(secrets, "bridge")), 0o644)
 	}
 	writeCfg("")
 
@@ -153,7 +162,7 @@ mcp_server "exec" {
 		t.Errorf("agyconf is not on PATH: %v", err)
 	}
 
-	all := append(append([]string{}, inline...), execOnly)
+	all := append(append([]string{}, inline...), execOnly, bridgeOnly)
 	for _, c := range all {
 		if strings.Contains(outputs.String(), c) {
 			t.Errorf("a command's output holds the secret %q:\n%s", c, outputs.String())
@@ -177,7 +186,7 @@ mcp_server "exec" {
 			}
 			// The one place an inline secret belongs, the file it is
 			// written to, mode 0600; never an exec one.
-			if p == mcp && c != execOnly {
+			if p == mcp && c != execOnly && c != bridgeOnly {
 				if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
 					t.Errorf("%s holds a secret but is not mode 0600", rel)
 				}

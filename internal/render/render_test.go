@@ -207,9 +207,22 @@ func TestSecrets(t *testing.T) {
 			t.Errorf("resolved document lacks %s:\n%s", want, b)
 		}
 	}
+	// The bridged server's secrets are read by agyhook-bridge, never here:
+	// its entry holds their paths, and the file none of their values.
+	for _, want := range []string{`"--header-file",`, `"Authorization=/run/secrets/bridged"`, `"--header-file-json",`, `"X-Json={\"k\":\"",`, `"X-Json=1:%r/k"`, `"X-Json=\"}"`, `"X-Plain=team-blue"`, `"https://mcp.example.com/mcp"`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("the bridged entry lacks %s:\n%s", want, b)
+		}
+	}
+	for p := range read {
+		if p == "/run/secrets/bridged" || p == "%r/k" {
+			t.Errorf("render read %s, the bridge's secret", p)
+		}
+	}
 	wantPtrs := []string{
 		"/mcpServers/github/args/2",
 		"/mcpServers/github/env/GITHUB_TOKEN",
+		"/mcpServers/inline-remote/headers/Authorization",
 		"/mcpServers/linear/headers/Authorization",
 		"/mcpServers/linear/oauth/clientSecret",
 	}

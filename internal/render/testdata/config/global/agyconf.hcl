@@ -35,6 +35,25 @@ mcp_server "linear" {
   }
 }
 
+# Its headers hold secrets and agy's own OAuth is not used: agy starts
+# agyhook-bridge, which reads them (secret_mode "exec", the default).
+mcp_server "bridged" {
+  server_url = "https://mcp.example.com/mcp"
+  headers = {
+    Authorization = "Bearer ${secret_file("/run/secrets/bridged")}"
+    X-Json        = jsonencode({ k = secret_file("%r/k") })
+    X-Plain       = "team-blue"
+  }
+  timeout_seconds = 20
+}
+
+# The same, inline: agy connects and sends the headers itself.
+mcp_server "inline-remote" {
+  server_url  = "https://mcp.example.com/other"
+  headers     = { Authorization = secret_file("/run/secrets/inline-remote") }
+  secret_mode = "inline"
+}
+
 mcp_server "off" {
   command  = "off-mcp"
   disabled = true
