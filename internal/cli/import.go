@@ -88,8 +88,10 @@ comment, and the report gives the command that creates that file from the
 live one. With --out it is written to DIR/secrets/<server>-<name> (mode
 0600, the folder created 0700, never over an existing file), which the
 config reads, and DIR/agyconf.hcl, which then calls secret_file(), is
-written mode 0600 too. A local server holding one gets secret_mode =
-"inline", so that it renders back to the same file. In workspace scope,
+written mode 0600 too. A local server holding one, and a remote server
+whose headers hold one, get secret_mode = "inline", so that they render
+back to the same file; removing it has agyhook exec-env or agyhook-bridge
+read the file when agy starts the server. In workspace scope,
 where secret_file() is refused, such a value is not imported.
 
 A URL holds a credential in its userinfo's password (or a user name the

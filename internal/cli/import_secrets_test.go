@@ -94,7 +94,12 @@ mcp_server "remote" {
     client_secret = secret_file(%q)
   }
 }
-`, secret("hdr", "canary-hdr-2468"), secret("cid", "canary-cid-3456"), secret("csec", "canary-csec-7890")), 0o644)
+mcp_server "remote-key" {
+  server_url  = "https://key.example.com/mcp"
+  headers     = { Authorization = "Bearer ${secret_file(%q)}" }
+  secret_mode = "inline"
+}
+`, secret("hdr", "canary-hdr-2468"), secret("cid", "canary-cid-3456"), secret("csec", "canary-csec-7890"), secret("key", "canary-key-1357")), 0o644)
 
 	var shown bytes.Buffer
 	run := func(want int, args ...string) (string, string) {
@@ -142,8 +147,8 @@ mcp_server "remote" {
 			n++
 		}
 	}
-	if n != 11 {
-		t.Errorf("%d secrets reported, want 11 (6 recorded by the states, 5 by the rule):\n%s", n, report)
+	if n != 12 {
+		t.Errorf("%d secrets reported, want 12 (7 recorded by the states, 5 by the rule):\n%s", n, report)
 	}
 
 	// Every file --out wrote: a canary only in its own 0600 secret file.
@@ -189,10 +194,15 @@ mcp_server "remote" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if nSecrets != 11 {
-		t.Errorf("--out wrote %d secret files, want 11", nSecrets)
+	if nSecrets != 12 {
+		t.Errorf("--out wrote %d secret files, want 12", nSecrets)
 	}
 	rendersBack(filepath.Join(out, "agyconf.hcl"))
+	// The remote server's header credential renders back inline, and the
+	// config offers the bridge, as it offers exec-env to local servers.
+	if cfg, _ := os.ReadFile(filepath.Join(out, "agyconf.hcl")); !bytes.Contains(cfg, []byte("Remove secret_mode to have agyhook-bridge read them")) {
+		t.Errorf("the imported config does not offer the bridge:\n%s", cfg)
+	}
 
 	// A second import does not overwrite a thing.
 	before, _ := os.ReadFile(filepath.Join(out, "secrets", "local-arg1"))

@@ -305,8 +305,15 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 	if len(s.Extra) > 0 {
 		extraAttr(b, s.Extra)
 	}
-	if !s.Remote() && s.SecretMode == model.SecretInline {
+	switch {
+	case s.SecretMode != model.SecretInline:
+	case !s.Remote():
 		b.AppendUnstructuredTokens(comment("# The credentials below were inline in the live file; \"inline\" keeps them there (mode 0600).\n# Remove secret_mode to have agyhook exec-env read them when agy starts the server instead.\n"))
+		b.SetAttributeValue("secret_mode", cty.StringVal(model.SecretInline))
+	case s.OAuth == nil && s.AuthProviderType == "" && headerSecret(s.Headers):
+		// The bridge is the default for such a server: inline keeps the
+		// live file as it is, and the comment offers the bridge.
+		b.AppendUnstructuredTokens(comment("# The header credentials were inline in the live file; \"inline\" keeps them there (mode 0600).\n# Remove secret_mode to have agyhook-bridge read them when agy starts the server instead\n# (agy then starts the bridge, a local server that relays MCP to this URL).\n"))
 		b.SetAttributeValue("secret_mode", cty.StringVal(model.SecretInline))
 	}
 	if s.OAuth != nil {
@@ -514,4 +521,15 @@ func jsonToCty(raw json.RawMessage) (cty.Value, error) {
 		return cty.NilVal, err
 	}
 	return ctyjson.Unmarshal(raw, t)
+}
+
+// headerSecret reports whether a header holds a secret: import moved its
+// credential into a file.
+func headerSecret(h map[string]model.Str) bool {
+	for _, v := range h {
+		if v.HasSecret() {
+			return true
+		}
+	}
+	return false
 }
