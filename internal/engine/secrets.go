@@ -96,7 +96,7 @@ func (c *Config) secrets(strict, deferUnreadable bool) (map[string]string, map[s
 		}
 		if _, err := statExpanded(ref.Path); err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Secret file missing on this machine",
-				Detail:  fmt.Sprintf("%s does not exist yet. It is read by agyhook exec-env when agy starts the server (secret_mode \"exec\"), so rendering goes on; the server fails to start until the file exists (sops-nix and agenix often decrypt after activation).", ref.Path),
+				Detail:  fmt.Sprintf("%s does not exist yet. It is read when agy starts the server (secret_mode \"exec\": by agyhook exec-env, or by agyhook-bridge for a remote server), so rendering goes on; the server fails to start until the file exists (sops-nix and agenix often decrypt after activation).", ref.Path),
 				Subject: &rng, Extra: MachineCheck{}})
 		}
 	}
