@@ -2,11 +2,14 @@ package mcpbridge
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -189,5 +192,75 @@ func TestExitsWhenStdinCloses(t *testing.T) {
 	defer srv.mu.Unlock()
 	if srv.deletes != 1 {
 		t.Errorf("%d DELETE requests, want 1", srv.deletes)
+	}
+}
+
+// TestRawPassThrough: a method and params no revision of MCP defines, a
+// number no float64 holds and positional params reach the server as agy
+// wrote them, and the server's answer, error data included, reaches agy
+// as the server wrote it.
+func TestRawPassThrough(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "", http.StatusMethodNotAllowed)
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		dec := json.NewDecoder(r.Body)
+		dec.UseNumber()
+		if err := dec.Decode(&req); err != nil || len(req.ID) == 0 {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		got = append(got, req.Method+" "+string(req.Params))
+		w.Header().Set("Content-Type", "application/json")
+		if req.Method == "x-vendor/fail" {
+			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"error":{"code":-32099,"message":"vendor says no","data":{"big":98765432109876543210,"why":["a",1.5e300]}}}`)
+			return
+		}
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"echo":`+string(req.Params)+`,"big":12345678901234567890}}`)
+	}))
+	defer srv.Close()
+	b := startBridge(t, "--header-file", "Authorization="+tokenFile(t, canary), "--", srv.URL)
+	r := bufio.NewReader(b.stdout)
+	compact := func(s string) string {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, []byte(s)); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		return buf.String()
+	}
+	for _, c := range []struct{ req, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"x-vendor/echo","params":{"big":12345678901234567890,"arr":[1,"a",{"k":null}],"u":"\u00e9\u2028"}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"echo":{"big":12345678901234567890,"arr":[1,"a",{"k":null}],"u":"é\u2028"},"big":12345678901234567890}}`},
+		{`{"jsonrpc":"2.0","id":"s-2","method":"x-vendor/echo","params":[1,2,3]}`,
+			`{"jsonrpc":"2.0","id":"s-2","result":{"echo":[1,2,3],"big":12345678901234567890}}`},
+		{`{"jsonrpc":"2.0","id":3,"method":"x-vendor/fail","params":{}}`,
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32099,"message":"vendor says no","data":{"big":98765432109876543210,"why":["a",1.5e300]}}}`},
+	} {
+		answer := ask(t, b, r, c.req)
+		var a, w any
+		da, dw := json.NewDecoder(strings.NewReader(answer)), json.NewDecoder(strings.NewReader(c.want))
+		da.UseNumber()
+		dw.UseNumber()
+		if da.Decode(&a) != nil || dw.Decode(&w) != nil || !reflect.DeepEqual(a, w) {
+			t.Errorf("answer %s\nwant   %s", answer, c.want)
+		}
+	}
+	want := []string{
+		`x-vendor/echo {"big":12345678901234567890,"arr":[1,"a",{"k":null}],"u":"\u00e9\u2028"}`,
+		`x-vendor/echo [1,2,3]`,
+		`x-vendor/fail {}`,
+	}
+	for i := range want {
+		if i >= len(got) || compact(got[i][strings.IndexByte(got[i], ' ')+1:]) != compact(want[i][strings.IndexByte(want[i], ' ')+1:]) {
+			t.Errorf("the server received %q, want %q", got, want)
+			break
+		}
 	}
 }
