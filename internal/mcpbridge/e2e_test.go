@@ -53,11 +53,17 @@ type bridged struct {
 
 func startBridge(t *testing.T, args ...string) *bridged {
 	t.Helper()
+	return startBridgeIn(t, []string{"XDG_RUNTIME_DIR=" + t.TempDir()}, args...)
+}
+
+// startBridgeIn starts the bridge with environ as agy's environment.
+func startBridgeIn(t *testing.T, environ []string, args ...string) *bridged {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	b := &bridged{client: &mcp.IOTransport{Reader: outR, Writer: inW}, stdin: inW, stdout: outR, stderr: &syncBuffer{}, code: make(chan int, 1)}
 	go func() {
-		code := Main(args, inR, outW, b.stderr, Env{Environ: []string{"XDG_RUNTIME_DIR=" + t.TempDir()}})
+		code := Main(args, inR, outW, b.stderr, Env{Environ: environ})
 		outW.Close()
 		b.code <- code
 	}()

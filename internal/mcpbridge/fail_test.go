@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -262,5 +263,25 @@ func TestRawPassThrough(t *testing.T) {
 			t.Errorf("the server received %q, want %q", got, want)
 			break
 		}
+	}
+}
+
+// TestRuntimeFolderPath: a header file named as sops-nix writes it, %r/…,
+// is read from the runtime folder of the environment agy started the
+// bridge with.
+func TestRuntimeFolderPath(t *testing.T) {
+	run := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(run, "secrets"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(run, "secrets", "tok"), []byte(canary+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := newLoopback(t, "Bearer "+canary, false)
+	b := startBridgeIn(t, []string{"XDG_RUNTIME_DIR=" + run}, "--header", "Authorization=Bearer ", "--header-file", "Authorization=%r/secrets/tok", "--", srv.URL)
+	r := bufio.NewReader(b.stdout)
+	answer := ask(t, b, r, initialize)
+	if !strings.Contains(answer, `"serverInfo":{"name":"loopback"`) {
+		t.Errorf("answer %s; stderr %s", answer, b.stderr.String())
 	}
 }
