@@ -70,12 +70,14 @@ type SecretRef struct {
 
 // Secret delivery modes of an MCP server's secrets.
 const (
-	// SecretExec keeps secrets out of every file: the server's command
-	// becomes `agyhook exec-env … -- command`, which reads the files when
-	// agy starts the server.
+	// SecretExec keeps secrets out of every file: a local server's command
+	// becomes `agyhook exec-env … -- command`, a remote server whose
+	// headers hold one becomes `agyhook-bridge … -- URL`; either reads the
+	// files when agy starts the server.
 	SecretExec = "exec"
 	// SecretInline writes the values into the file, mode 0600: the only
-	// way for what agy itself sends (a remote server's headers, OAuth).
+	// way for a server agy authenticates itself (OAuth, Google
+	// credentials).
 	SecretInline = "inline"
 )
 
@@ -101,7 +103,7 @@ type Agyconf struct {
 	// from (a Nix store folder, a link to it, a built generation); empty
 	// means derived from the path. --instance overrides it.
 	Instance string `json:"instance,omitempty"`
-	// SecretMode is the default delivery of local servers' secrets,
+	// SecretMode is the default delivery of MCP servers' secrets,
 	// SecretExec unless set.
 	SecretMode string `json:"secret_mode,omitempty"`
 	// Layout overrides default paths, keyed by artifact (internal/layout).
