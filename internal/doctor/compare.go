@@ -192,6 +192,14 @@ func (d *diagnosis) server(it Expected, item *Item) {
 			case !it.Enabled && enabled:
 				item.Status, item.Detail = NotLoaded, fmt.Sprintf("agy lists it enabled (type %s); the config disables it", s.Type)
 				item.Fix = "run agyconf render (agyconf status shows what differs in the file)"
+			case enabled && it.Bridged && s.Type != "stdio":
+				// The file agy read still has the server as a remote one
+				// (an earlier render, secret_mode "inline"): not what the
+				// config renders now.
+				item.Status, item.Detail = NotLoaded, fmt.Sprintf("agy lists it as type %s; the config renders it through agyhook-bridge, which agy starts as a local server (stdio)", s.Type)
+				item.Fix = "run agyconf render (agyconf status shows what differs in the file)"
+			case enabled && it.Bridged:
+				item.Status, item.Detail = Loaded, "enabled, through agyhook-bridge (agy starts it as a local server, type stdio; the bridge reads the header secrets and speaks to the URL)"
 			case enabled:
 				item.Status, item.Detail = Loaded, "enabled, type "+s.Type
 			default:

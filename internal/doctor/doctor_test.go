@@ -606,3 +606,45 @@ func TestDiagnoseLogWithoutSize(t *testing.T) {
 		t.Errorf("log lines: %s", got)
 	}
 }
+
+// TestDiagnoseBridged: a remote server whose header holds a secret is
+// rendered as agyhook-bridge, which agy lists as a local server: loaded
+// when agy lists it as stdio, said so; not loaded when agy still lists the
+// remote server an earlier render (or secret_mode "inline") wrote.
+func TestDiagnoseBridged(t *testing.T) {
+	root := t.TempDir()
+	const cfg = `
+agyconf {
+  scope   = "global"
+  product = "cli"
+}
+mcp_server "linear" {
+  server_url = "https://mcp.linear.app/mcp"
+  headers    = { Authorization = "Bearer ${secret_file("/run/secrets/linear")}" }
+}
+`
+	for _, tc := range []struct {
+		listed, status, detail string
+	}{
+		{"linear  stdio  enabled  /opt/bin/agyhook-bridge --header-file Authorization=/run/secrets/linear -- https://mcp.linear.app/mcp", Loaded, "through agyhook-bridge"},
+		{"linear  http   enabled  https://mcp.linear.app/mcp", NotLoaded, "agy lists it as type http; the config renders it through agyhook-bridge"},
+	} {
+		a := map[string]Run{
+			"--version": answer("1.3.3\n"),
+			"mcp list":  answer("NAME    TYPE   STATUS   COMMAND/URL\n" + tc.listed + "\n"),
+		}
+		res, _ := diagnose(t, cfg, a, root)
+		var got *Item
+		for i := range res.Items {
+			if res.Items[i].Kind == KindServer && res.Items[i].Name == "linear" {
+				got = &res.Items[i]
+			}
+		}
+		if got == nil {
+			t.Fatalf("no item for the server: %+v", res.Items)
+		}
+		if got.Status != tc.status || !strings.Contains(got.Detail, tc.detail) {
+			t.Errorf("listed %q: %s %q, want %s containing %q", tc.listed, got.Status, got.Detail, tc.status, tc.detail)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/agyhook"
 	"github.com/agyconf/agyconf/internal/render"
 )
 
@@ -53,6 +54,9 @@ type Expected struct {
 	CLIReads bool
 	// PluginOff says the config itself disables Plugin (config.json).
 	PluginOff bool
+	// Bridged says a server is a remote one agy starts as a local server,
+	// agyhook-bridge, which reads its header secrets and speaks to the URL.
+	Bridged bool
 }
 
 // Plan is what doctor expects of a plan: the items it asks agy about,
@@ -169,6 +173,8 @@ func (e expecter) document(d *render.Document, out *Plan) []Expected {
 			it.Name = name
 			disabled, _ := asMap(servers[name])["disabled"].(bool)
 			it.Enabled = !disabled
+			command, _ := asMap(servers[name])["command"].(string)
+			it.Bridged = path.Base(command) == agyhook.BridgeProgram
 			items = append(items, it)
 		}
 	case render.SchemaOf(agy.Skills):

@@ -58,9 +58,10 @@ in
     product = opt (types.enum [ "cli" "ide" "both" ]) "both" "Which Antigravity to configure: the CLI (agy), the IDE, or both.";
     agyVersion = ex (types.nullOr types.str) null "1.1.25" "The oldest agy (`X.Y.Z`) your files must work with; needed for what only newer ones read, such as `sessionStart` hooks and prompt handlers.";
     secretMode = opt (types.nullOr t.secretMode) null ''
-      How local servers get their secrets: `exec` (the default) has agyhook
-      read the files each time agy starts the server, so no value is written
-      anywhere; `inline` writes the values into agy's file, mode 0600.
+      How servers get their secrets: `exec` (the default) has agyhook read
+      the files each time agy starts the server (a remote server through
+      agyhook-bridge), so no value is written anywhere; `inline` writes the
+      values into agy's file, mode 0600.
     '';
     layout = ex (types.attrsOf types.str) { } { skills = ".gemini/antigravity-cli/skills"; } "Where a kind of file goes instead of its usual place, relative to your home, by kind: `mcp_config`, `hooks`, `plugins`, `skills`, `agents`, `rules`, `global_rules`, `workflows`, `settings`, `acp_settings`, `user_config`.";
     tools = ex (types.attrsOf types.str) { } { github-mcp-server = "/etc/profiles/per-user/me/bin/github-mcp-server"; } "Absolute paths written in place of bare command names. The module adds its packages' profile paths (never store paths, which garbage collection can remove under a running agy).";
@@ -87,8 +88,8 @@ in
     watchSecrets = opt types.bool true ''
       Write a secret into agy's files once sops-nix or agenix has decrypted
       it, without another switch: agyconf renders again when such a secret
-      (a remote server's header, an OAuth client secret, a server with
-      `secretMode = "inline"`) appears or changes. On Linux a systemd path
+      (a server with `secretMode = "inline"`, an OAuth client secret, the
+      header of a server on agy's own sign-in) appears or changes. On Linux a systemd path
       unit watches the files. On darwin a launchd agent watches the absolute
       paths; a secret in the runtime folder (`%r/…`, agenix's default there)
       cannot be watched, so the agent then runs agyconf every five minutes,

@@ -128,16 +128,20 @@ let
     );
 
   # Every { file = …; } secret: its option, and whether agyconf reads it
-  # while it renders (inline) or agyhook when agy starts the server (exec).
+  # while it renders (inline) or agyhook when agy starts the server (exec:
+  # agyhook exec-env for a local server's env, agyhook-bridge for a remote
+  # server's headers). A server on agy's own sign-in (oauth,
+  # authProviderType) stays remote, so its headers are inline.
   secrets = lib.concatMap (
     x:
     let
       s = x.server;
       mode = if s.secretMode != null then s.secretMode else if cfg.secretMode != null then cfg.secretMode else "exec";
+      agySignIn = s.oauth != null || s.authProviderType != null;
       ref = where: inline: v: lib.optional (builtins.isAttrs v && v ? file) { inherit where inline; inherit (v) file; };
     in
     lib.concatLists (lib.mapAttrsToList (k: ref "${x.where}.env.${k}" (s.url != null || mode == "inline")) s.env)
-    ++ lib.concatLists (lib.mapAttrsToList (k: ref "${x.where}.headers.${k}" true) s.headers)
+    ++ lib.concatLists (lib.mapAttrsToList (k: ref "${x.where}.headers.${k}" (mode == "inline" || agySignIn)) s.headers)
     ++ lib.optionals (s.oauth != null) (ref "${x.where}.oauth.clientSecret" true s.oauth.clientSecret)
   ) servers;
 

@@ -105,10 +105,13 @@ let
     }) "Per tool, whether agy loads it at startup (agy 1.1.16 or newer).";
     type = nullOr (types.enum [ "stdio" "http" "sse" ]) "`stdio`, `http` or `sse`, as `programs.mcp` writes it: checked against `command` and `url`, not written.";
     secretMode = nullOr secretMode ''
-      How the secrets in `env` reach a local server: `exec` (read when agy
-      starts it, written nowhere) or `inline` (written into agy's file,
-      mode 0600); null follows `programs.agyconf.secretMode`. A remote
-      server's are always inline: agy sends them itself.
+      How secrets reach the server: `exec` (read when agy starts it, written
+      nowhere: agyhook reads a local server's `env`, and agy runs a remote
+      server through agyhook-bridge, which reads its `headers` and speaks to
+      the URL) or `inline` (written into agy's file, mode 0600, so agy
+      sees the remote server itself); null follows
+      `programs.agyconf.secretMode`. A remote server using agy's own
+      sign-in (`oauth`, `authProviderType`) is always inline.
     '';
     # Set by the module on a server it took from programs.mcp or
     # programs.antigravity-cli, so messages name that option.

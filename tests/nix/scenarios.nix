@@ -23,9 +23,12 @@
 let
   darwin = "aarch64-darwin";
   store = "/nix/store/00000000000000000000000000000000";
+  # A remote server whose header agyconf writes into agy's file (by
+  # default agyhook-bridge reads it instead: nothing to watch).
   inlineServer = {
     url = "https://mcp.linear.app/sse";
     headers.Authorization.file = "%r/secrets/linear";
+    secretMode = "inline";
   };
 in
 {
@@ -162,6 +165,7 @@ in
       mcpServers.notion = {
         url = "https://mcp.notion.com/mcp";
         headers.Authorization.file = "/Users/demo/.config/sops-nix/secrets/notion";
+        secretMode = "inline";
       };
     };
     eq."/services" = { };
@@ -182,6 +186,47 @@ in
       "secrets.log"
       "absolute path"
     ];
+  };
+
+  # A remote server's header secret goes through agyhook-bridge by default
+  # (issue 34): nothing inline to wait for, and agyhook must be there.
+  bridge-default = {
+    module.programs.agyconf = {
+      enable = true;
+      mcpServers.linear = {
+        url = "https://mcp.linear.app/mcp";
+        headers.Authorization.file = "%r/secrets/linear";
+      };
+    };
+    eq."/paths" = { };
+    eq."/generated/watched" = [ ];
+    renders = true;
+  };
+  bad-bridge-without-agyhook = {
+    module.programs.agyconf = {
+      enable = true;
+      hookPackage = null;
+      mcpServers.linear = {
+        url = "https://mcp.linear.app/mcp";
+        headers.Authorization.file = "%r/secrets/linear";
+      };
+    };
+    error = [
+      "programs.agyconf.hookPackage is null, but agyhook runs what these write"
+      "programs.agyconf.mcpServers.linear.headers.Authorization"
+    ];
+  };
+  # agy's own sign-in keeps a server remote: its header stays inline.
+  oauth-stays-inline = {
+    module.programs.agyconf = {
+      enable = true;
+      mcpServers.corp = {
+        url = "https://mcp.corp.example/mcp";
+        headers.X-Team.file = "/run/secrets/team";
+        authProviderType = "google_credentials";
+      };
+    };
+    eq."/generated/watched" = [ "/run/secrets/team" ];
   };
 
   # Nothing inline to wait for, or the watch off: no unit.
@@ -272,7 +317,10 @@ in
       ''secret_file(\"/home/demo/.config/sops-nix/secrets/github-token\")''
       ''secret_file(\"%r/linear-header\")''
     ];
-    eq."/paths/agyconf-secrets/Path/PathChanged" = [ "%t/linear-header" ];
+    # The header is read by agyhook-bridge when agy starts the server:
+    # nothing inline, nothing to watch.
+    eq."/paths" = { };
+    eq."/generated/watched" = [ ];
     renders = true;
   };
   recipe-agenix = {
@@ -288,7 +336,8 @@ in
       ''secret_file(\"$''${XDG_RUNTIME_DIR}/agenix/github-token\")''
       ''secret_file(\"$''${XDG_RUNTIME_DIR}/agenix/linear-header\")''
     ];
-    eq."/paths/agyconf-secrets/Path/PathChanged" = [ "%t/agenix/linear-header" ];
+    eq."/paths" = { };
+    eq."/generated/watched" = [ ];
     renders = true;
   };
   recipe-agenix-darwin = {
@@ -304,8 +353,9 @@ in
     contains."/generated/json" = [
       ''secret_file(\"$(${store}-getconf-0.0.0/bin/getconf DARWIN_USER_TEMP_DIR)/agenix/linear-header\")''
     ];
-    eq."/agents/agyconf-secrets/config/StartInterval" = 300;
-    eq."/agents/agyconf-secrets/config/WatchPaths" = [ ];
+    # No inline secret: no agent polling every five minutes either.
+    absent = [ "/agents/agyconf-secrets" ];
+    eq."/generated/watched" = [ ];
     renders = true;
   };
 

@@ -1,8 +1,8 @@
 # Secrets with sops-nix (docs/nix.md quotes this file; tests/nix evaluates
-# it with sops-nix's own Home Manager module). Only paths reach the store:
-# a local server reads its secret when agy starts it, a remote server's
-# header is written by agyconf into a 0600 file, and agyconf renders again
-# when sops-nix decrypts it after the switch.
+# it with sops-nix's own Home Manager module). Only paths reach the store,
+# and no secret reaches the home: agyhook reads a local server's secret
+# when agy starts it, and agyhook-bridge a remote server's header, which it
+# sends to the server itself (agy runs it as a local server).
 { config, ... }:
 {
   sops = {
