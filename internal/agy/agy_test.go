@@ -188,11 +188,18 @@ func TestPermissionForms(t *testing.T) {
 	for target, want := range map[string]string{
 		"^git status": "a leading ^", "git status$": "a trailing $", "npm run .*": ".*", "ls .+": ".+",
 		`echo \d`: `\d`, "npm run (build|test)": "(build|test)", "git (push|pull)": "(push|pull)",
-		"git *": "", "echo $HOME": "", `echo \$`: "", "(ls|wc)": "", "ls | wc": "", "a; (b|c)": "",
+		"git:*": "a trailing :*, Claude Code's prefix syntax (Bash(git:*))", `\.specify/setup\.sh`: `the escape \.`, `lua run\-tests`: `the escape \-`,
+		"git *": "", "echo $HOME": "", `echo \$`: "", `echo \\n`: "", `printf \n`: "", "(ls|wc)": "", "ls | wc": "", "a; (b|c)": "",
 	} {
 		if got := (Permission{Action: "command", Target: target, HasTarget: true}).RegexLookalike(); got != want {
 			t.Errorf("command(%s): lookalike %q, want %q", target, got, want)
 		}
+	}
+	if got := (Permission{Action: "command", Target: "jj:*", HasTarget: true}).LookalikeAdvice(); !strings.Contains(got, `"command(jj)"`) {
+		t.Errorf("jj:* advice: %s", got)
+	}
+	if got := (Permission{Action: "command", Target: "ls .*", HasTarget: true}).LookalikeAdvice(); !strings.Contains(got, `"command(regex:ls .*)"`) {
+		t.Errorf("ls .* advice: %s", got)
 	}
 	for _, c := range []string{"literal-command-rules", "zero-word-entries", "unsandboxed-deprecated"} {
 		if ch := PermissionChangeOf(c); ch.Summary == "" || !ch.Since.Known() || ch.Source.Ref == "" {

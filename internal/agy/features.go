@@ -33,6 +33,9 @@ const (
 	PluginBOM Feature = "plugin/bom"
 	// UserConfigBOM: a byte order mark in ~/.gemini/config/config.json.
 	UserConfigBOM Feature = "user-config/bom"
+	// MCPEmptyFile: an mcp_config.json of zero bytes, which agy itself
+	// writes on its first run, read as no servers.
+	MCPEmptyFile Feature = "mcp/empty-file"
 
 	// Subagent frontmatter keys newer builds read (AgentFields names the
 	// key each one is about). An older build ignores a key it does not
@@ -85,6 +88,7 @@ func behaviours() []Behaviour {
 		{Feature: VerbosityMedium, Summary: `verbosity "medium" in settings.json; an older build does not know the value, and before 1.1.20 an unrecognized setting value could make it overwrite settings.json with defaults`, Since: V(1, 2, 10), Source: Source{Changelog, "1.2.10 (medium verbosity); 1.1.20 (settings.json no longer overwritten over an unrecognized value)"}},
 		{Feature: MCPComments, Summary: "`//` and `/* */` comments in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (\"Fixed MCP configuration parsing failing when mcp_config.json contains single-line (//) comments, multi-line (/* */) comments, or trailing commas\"); older builds refuse the file at startup"}},
 		{Feature: MCPTrailingCommas, Summary: "trailing commas in mcp_config.json", Since: V(1, 1, 24), Source: Source{Changelog, "1.1.24 (the same fix as comments)"}},
+		{Feature: MCPEmptyFile, Summary: "an mcp_config.json of zero bytes (agy writes one itself on its first run, and again later) read as no servers; before, it crashed the loader at startup (\"unexpected end of JSON input\"), before the workspace's file was read", Since: V(1, 2, 0), Source: Source{ThirdParty, "google-antigravity/antigravity-cli#252 (\"Parser crashes on empty mcp_config\", opened 2026-05-31; the maintainers' comment of 2026-09-09: resolved in the latest release). The first build after that date is taken: CLI 1.2.0, which sigil's compatibility notes of 2026-09-10 measure (reference §0.9, S4); 1.1.27 (2026-09-05) may have had the fix, and judging it older errs towards an error on that build only"}},
 		{Feature: MCPBOM, Summary: "a UTF-8 byte order mark at the start of mcp_config.json", Since: V(1, 1, 23), Source: Source{Changelog, "1.1.23 (\"Fixed parsing MCP JSON configuration files on Windows when saved with a UTF-8 byte order mark\"); reported on Windows, and the safe reading is every platform from that build on"}},
 		{Feature: UserConfigBOM, Summary: "a UTF-8 byte order mark at the start of ~/.gemini/config/config.json", Since: V(1, 2, 16), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1): config.json accepted with a BOM by 1.2.16; the public changelog up to 1.2.10 has no such entry, so no earlier build is assumed"}},
 		{Feature: HooksBOM, Summary: "a UTF-8 byte order mark at the start of hooks.json", Since: V(1, 3, 1), Source: Source{ThirdParty, "reading of the agy CLI changelog up to 1.3.1 (antigravity-2026-12.md §1): accepted by 1.3.1, the first build named; the public changelog up to 1.2.10 has no such entry, so no earlier build is assumed"}},

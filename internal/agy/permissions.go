@@ -256,6 +256,9 @@ func (p Permission) RegexLookalike() string {
 	}
 	t := p.Target
 	switch {
+	case strings.HasSuffix(t, ":*"):
+		// Claude Code's prefix rule, Bash(git:*).
+		return "a trailing :*, Claude Code's prefix syntax (Bash(git:*))"
 	case strings.HasPrefix(t, "^"):
 		return "a leading ^"
 	case strings.HasSuffix(t, "$") && !strings.HasSuffix(t, `\$`):
@@ -268,14 +271,40 @@ func (p Permission) RegexLookalike() string {
 	if m := regexClass().FindString(t); m != "" {
 		return m
 	}
+	if m := regexEscape().FindString(t); m != "" {
+		// A command line holds the character itself: the backslash
+		// is matched as written, so the rule never matches.
+		return "the escape " + m
+	}
 	if m := regexAlternation().FindStringSubmatch(t); m != nil {
 		return m[1]
 	}
 	return ""
 }
 
+// LookalikeAdvice says what a command rule that reads like a pattern
+// (RegexLookalike) does in agy and what to write instead, or "".
+func (p Permission) LookalikeAdvice() string {
+	what := p.RegexLookalike()
+	if what == "" {
+		return ""
+	}
+	c := PermissionChangeOf("literal-command-rules")
+	instead := fmt.Sprintf("if a pattern is meant, write %q", "command("+RegexPrefix+p.Target+")")
+	if prefix, ok := strings.CutSuffix(p.Target, ":*"); ok {
+		// An entry matches the commands its words start (an entry of
+		// no words once matched every command: CLI changelog 1.1.11).
+		instead = fmt.Sprintf("for every %s command, write %q", strings.TrimSpace(prefix), "command("+strings.TrimSpace(prefix)+")")
+	}
+	return fmt.Sprintf("%q has %s, which agy does not read as a pattern: since agy %s a command rule matches its text literally (%s), and no command line holds that text, so the rule never matches; %s", p.String(), what, c.Since, c.Source, instead)
+}
+
 var (
 	regexClass = lazyre.New(`\\[dDwWsSb]`)
+	// A backslash before punctuation only a regular expression escapes,
+	// as in "command(\\.specify/setup\\.sh)": a shell needs no backslash
+	// before . - or /, while one before $ * ( and the like is shell.
+	regexEscape = lazyre.New(`\\[./-]`)
 	// A group of alternatives glued to a word, as in "npm run (build|test)"
 	// or "git (push|pull)": a subshell of a pipeline starts a command, so
 	// "(ls | wc)" alone is shell, not a pattern.

@@ -44,8 +44,12 @@ also on a warning about this machine).
 With PATHs, lints Antigravity's own files as they are on disk, whoever
 wrote them: a global ~/.gemini, a workspace (.agents/, .agent/, _agents/,
 _agent/), a plugin folder, or single files recognised by name. Each finding
-has a rule id (docs/validate.md), a severity and file:line:column. Exits 1
-when there are errors, or warnings with --strict. --format sarif writes
+has a rule id (docs/validate.md), a severity, file:line:column and the
+source of what it says agy does. The severity follows what agy does: an
+error only where agy refuses the file, drops the entry, misreads a value or
+never reads the place; a warning for a key agy ignores, what the sources
+contest, and what is likely a mistake. Exits 1 when there are errors, or
+warnings with --strict. --format sarif writes
 SARIF 2.1.0 for code scanning.
 
 Nothing is written either way; 2 means the command could not run.
@@ -67,7 +71,7 @@ EXAMPLES:
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
 			&cli.BoolFlag{Name: "strict", Usage: "warnings count as findings too (exit 1): with PATHs, every warning; with --config, the warnings about this machine (a secret agyhook reads missing here, a live conflict)"},
 			quietFlag(),
-			&cli.StringFlag{Name: "agy-version", Usage: "with PATHs, the oldest agy build (`X.Y.Z`) the files must load on: what only newer builds accept is an error below it, and a warning naming the version when no version is given"},
+			&cli.StringFlag{Name: "agy-version", Usage: "with PATHs, the oldest agy build (`X.Y.Z`) the files must load on: what only newer builds read as written is judged for it (an error below the version where the build refuses, drops or misreads it); without it, for the newest agy agyconf knows"},
 		},
 		Action: runValidate,
 	}

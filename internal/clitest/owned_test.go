@@ -21,15 +21,15 @@ func TestOwnedLintErrors(t *testing.T) {
 		}
 	}
 	write(".gemini/config/mcp_config.json", `{"mcpServers": {
-  "mine": {"command": "./bin/srv"},
-  "theirs": {"command": "./their/srv"}
+  "mine": {"command": "/bin/srv", "args": [1]},
+  "theirs": {"command": "/their/srv", "args": [2]}
 }}`)
 	write(".local/state/agyconf/t.json", `{"version": 1, "files": {".gemini/config/mcp_config.json#/mcpServers/mine": {"sha256": ""}}}`)
 	bad, err := OwnedLintErrors(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bad) != 1 || !strings.Contains(bad[0], "mcp/relative-command") || !strings.Contains(bad[0], "./bin/srv") {
+	if len(bad) != 1 || !strings.Contains(bad[0], "mcp/non-string") || !strings.Contains(bad[0], ":2:") {
 		t.Fatalf("got %q, want the one owned entry", bad)
 	}
 }

@@ -908,9 +908,8 @@ func (d *decoder) permissionEntry(list, entry string, rng hcl.Range) bool {
 			d.errorf(rng, "Needs a newer agy_version", "%q is a pattern rule: agy %s and newer match command(regex:…) as a regular expression; older builds read every rule as a pattern, \"regex:\" included, so it matches nothing there (%s). Set agyconf { agy_version = \"%s\" } or newer if your agy has it, or write the command literally.", entry, b.Since, b.Source.Ref, b.Since)
 			return false
 		}
-	} else if what := p.RegexLookalike(); what != "" {
-		c := agy.PermissionChangeOf("literal-command-rules")
-		d.warnf(rng, "Literal rule that looks like a pattern", "%q has %s, which only means something in a regular expression: since agy %s a command rule matches its text literally (%s). If a pattern is meant, write \"command(%s%s)\".", entry, what, c.Since, c.Source, agy.RegexPrefix, p.Target)
+	} else if advice := p.LookalikeAdvice(); advice != "" {
+		d.warnf(rng, "Literal rule that looks like a pattern", "%s.", advice)
 	}
 	if advice := p.DeprecationAdvice(list); advice != "" {
 		d.warnf(rng, "Deprecated permission", "%s", advice)

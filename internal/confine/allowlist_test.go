@@ -74,6 +74,7 @@ var allowed = map[string]string{
 	"internal/lint/paths.go walk os.ReadDir":                 "the tree under a PATH validate is given (the walk follows no link to a folder below it)",
 	"internal/lint/paths.go discover filepath.EvalSymlinks":  "where the folder validate walks is, its links resolved, for mayFollow (nothing is read)",
 	"internal/lint/paths.go mayFollow filepath.EvalSymlinks": "where a link to a file validate would read through leads, to refuse one out of a workspace or a plugin (nothing is read)",
+	"internal/lint/check.go file os.Lstat":                   "whether a plugin validate reads has a root hooks.json beside its hooks/ folder (existence only, nothing read)",
 	"internal/lint/check.go readLimited os.Readlink":         "the target a link validate could not read through names, for its message (nothing is read)",
 	"internal/lint/paths.go fileIsPluginDir os.Stat":         "whether a folder validate walks is a plugin",
 	"internal/lint/check.go newChecker os.Stat":              "whether the absolute program a hook or MCP server runs exists and is executable here (a stat, never a read)",

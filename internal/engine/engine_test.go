@@ -39,8 +39,8 @@ func TestAfterDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) < 40 {
-		t.Fatalf("the corpus has %d configs, want at least 40", len(paths))
+	if len(paths) < 34 {
+		t.Fatalf("the corpus has %d configs, want at least 34", len(paths))
 	}
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
@@ -60,6 +60,43 @@ func TestAfterDecode(t *testing.T) {
 			}
 			if found == nil {
 				t.Fatalf("no error %q among:\n%s", want, c.Diags.Error())
+			}
+			if found.Subject == nil || found.Subject.Filename != p || found.Subject.Start.Line < 2 {
+				t.Errorf("%q is not located in the config: %v", want, found.Subject)
+			}
+		})
+	}
+}
+
+// TestAfterDecodeWarns: each config of this corpus decodes, renders, and
+// gets from the engine the warning its first line names, located in the
+// config: what agy loads and likely fails to run (a relative command) or
+// what the sources contest (~ in a command agy starts without a shell) is
+// a warning under agy's severity policy (agy.Effect), for render as for
+// validate.
+func TestAfterDecodeWarns(t *testing.T) {
+	paths, err := filepath.Glob("testdata/after-decode-warn/*.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 8 {
+		t.Fatalf("the corpus has %d configs, want at least 8", len(paths))
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			want := wantOf(t, p)
+			c := Load(p)
+			if !c.OK() {
+				t.Fatalf("the engine refuses it:\n%s", c.Diags.Error())
+			}
+			var found *hcl.Diagnostic
+			for _, d := range c.Diags {
+				if d.Severity == hcl.DiagWarning && d.Summary == want {
+					found = d
+				}
+			}
+			if found == nil {
+				t.Fatalf("no warning %q among:\n%s", want, c.Diags.Error())
 			}
 			if found.Subject == nil || found.Subject.Filename != p || found.Subject.Start.Line < 2 {
 				t.Errorf("%q is not located in the config: %v", want, found.Subject)

@@ -43,7 +43,14 @@ func factsPage() string {
 	p("## Versions\n\n")
 	p("`agyconf { agy_version = \"…\" }` is the oldest agy build the rendered files must load on; unknown by default. ")
 	p("What only newer builds read is written only when agy_version says the build has it, since one unknown field or event can cost a whole file. ")
-	p("`agyconf validate --agy-version` judges a user's own files the same way.\n\n")
+	p("`agyconf validate --agy-version` judges a user's own files for the build it names; without it, for the newest build this table knows, %s (%s).\n\n", agy.Newest().Version, agy.Newest().Source)
+	p("## How severe a finding is\n\n")
+	p("One policy, `agy.Effect.Severity`, decides the severity of every finding of `agyconf validate` and of render's checks of what it writes, from what agy does with what the finding is about:\n\n")
+	p("| what agy does | severity |\n|---|---|\n")
+	for _, e := range agy.Effects() {
+		p("| %s (`%s`) | %s |\n", e.Summary(), e, e.Severity())
+	}
+	p("\n")
 	p("## Hook events\n\n")
 	p("| event | block | Nix option | shape | since | when | source |\n|---|---|---|---|---|---|---|\n")
 	for _, e := range agy.Events() {

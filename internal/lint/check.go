@@ -23,28 +23,23 @@ import (
 	"github.com/agyconf/agyconf/schema"
 )
 
-// since judges a construct that only agy builds from v on accept, in a
-// file the user already has: with no version given it is never a false
-// error, only a warning naming the version; with an older version given it
-// is an error; with v or newer, nothing. ok is false for nothing to report.
-func (c *checker) since(v agy.Version) (sev Severity, note string, ok bool) {
-	switch {
-	case !c.version.Known():
-		return Warning, fmt.Sprintf("accepted since agy %s; an older agy does not load it (pass --agy-version to judge for a given build)", v), true
-	case !c.version.AtLeast(v):
-		return Error, fmt.Sprintf("accepted only since agy %s, and the files must load on %s (--agy-version)", v, c.version), true
-	}
-	return "", "", false
-}
-
 // gated is a finding of a rule about a construct only agy v and newer
-// accept, at the severity since gives, or none.
+// read as written, judged for the build validate was given, or for the
+// newest agy the facts table knows when none was (agy.JudgedAt): nothing
+// from v on; below it, the rule's own severity, which follows what an
+// older build does (the rule's agy.Effect), with a note naming both
+// builds. ok is false for nothing to report.
 func (c *checker) gated(v agy.Version, f Finding) (Finding, bool) {
-	sev, note, ok := c.since(v)
-	if !ok {
+	at := agy.JudgedAt(c.version)
+	if at.AtLeast(v) {
 		return Finding{}, false
 	}
-	f.Severity, f.Message = sev, f.Message+": "+note
+	f.Severity = severityOf(f.Rule)
+	if c.version.Known() {
+		f.Message += fmt.Sprintf(": read as written only since agy %s, and the files must load on %s (--agy-version)", v, at)
+	} else {
+		f.Message += fmt.Sprintf(": read as written only since agy %s, newer than %s, the newest agy agyconf knows", v, at)
+	}
 	return f, true
 }
 
@@ -53,7 +48,8 @@ func (c *checker) gated(v agy.Version, f Finding) (Finding, bool) {
 // each (worker), sharing memo and what is read-only while files are
 // checked.
 type checker struct {
-	// version is Options.AgyVersion: what since judges against.
+	// version is Options.AgyVersion: what gated judges against (the
+	// newest agy when unknown).
 	version    agy.Version
 	memo       *memo
 	lookPath   func(string) (string, error)
@@ -232,6 +228,21 @@ func (c *checker) file(path string, k kind, listed bool) ([]Finding, *BudgetEntr
 			Message: "a flat subagent file: the CLI's /agents docs call agents directly in agents/ a common mistake, the scanner expecting agents/<name>/agent.md, while rulesync reads the docs as allowing both (reference 2026-12 §4); move it to " + filepath.ToSlash(filepath.Join("agents", name, "agent.md")) + ", the form read under both readings"})
 		k = kindAgent
 	}
+	if k == kindSkillNested {
+		return []Finding{{Rule: "skill/nested", Severity: severityOf("skill/nested"), File: path,
+			Message: fmt.Sprintf("a skill nested inside another skill's folder: agy discovers only skills/<name>/SKILL.md, one folder below skills/ (the binary's {appDataDir}/skills/{skill_name}/SKILL.md, reference §1; only direct children load since CLI 1.2.10), so this one is never loaded; move its folder %s up beside the others", filepath.Base(filepath.Dir(path)))}}, nil, nil
+	}
+	if k == kindSkillCase {
+		return []Finding{{Rule: "skill/file-name", Severity: severityOf("skill/file-name"), File: path,
+			Message: fmt.Sprintf("%s: agy reads a skill from SKILL.md, in capitals (reference §5); a case-sensitive filesystem (Linux's) never matches %s, while macOS's and Windows' default ones do, so the skill loads on some machines only: rename it SKILL.md", filepath.Base(path), filepath.Base(path))}}, nil, nil
+	}
+	if k == kindHooksUnread && filepath.Base(filepath.Dir(path)) == "hooks" && c.memo.plugins.is(filepath.Dir(filepath.Dir(path))) {
+		if _, err := os.Lstat(filepath.Join(filepath.Dir(filepath.Dir(path)), "hooks.json")); err == nil {
+			// A dual-target plugin: agy reads the root hooks.json and
+			// ignores this one, another tool's (Claude Code's), as meant.
+			return nil, nil, nil
+		}
+	}
 	if k == kindHooksUnread {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
 			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil, nil
@@ -253,6 +264,15 @@ func (c *checker) file(path string, k kind, listed bool) ([]Finding, *BudgetEntr
 	}
 	if k == kindIgnore {
 		return append(pre, capFindings(ignoreFindings(path, data), 0)...), nil, nil
+	}
+	if k == kindMCP && len(data) == 0 {
+		// What agy writes itself on its first run: no servers.
+		b := agy.BehaviourOf(agy.MCPEmptyFile)
+		f, ok := c.gated(b.Since, Finding{Rule: "json/invalid", File: path, Line: 1, Column: 1, Message: "an empty mcp_config.json (agy writes one itself on its first run) is read as no servers by newer builds; older ones stop at startup on it (" + b.Source.String() + ")"})
+		if !ok {
+			return pre, nil, nil
+		}
+		return append(pre, f), nil, nil
 	}
 	var budget *BudgetEntry
 	if k == kindRuleText || (k == kindRule && !c.memo.plugins.is(filepath.Dir(filepath.Dir(path)))) {
@@ -398,6 +418,7 @@ func (c *checker) rules(path string, k kind, tree *jsonmerge.Tree, root any, per
 		c.commands(root, loc, s.add)
 		c.mcpNewer(root, loc, s.addSince)
 		c.mcpUnknown(root, loc, s.add)
+		c.mcpIgnored(root, loc, s.add)
 		if c.machine && perm&0o077 != 0 {
 			c.credentials(root, loc, perm, s.add)
 		}
@@ -430,7 +451,7 @@ func (c *checker) markdown(path string, k kind, data []byte, add func(string, in
 		}
 		newerKeys(k, data, addSince)
 	case kindAgent:
-		c.agentUnknown(data, add)
+		c.unknownKeys(data, "agent/unknown-field", "agent-frontmatter", add)
 		newerKeys(k, data, addSince)
 	case kindRule, kindRuleText:
 		// What the rules take together is judged by RuleBudget, over a
@@ -438,7 +459,12 @@ func (c *checker) markdown(path string, k kind, data []byte, add func(string, in
 		if c.machine {
 			c.missingIncludes(path, data, add)
 		}
+		if k == kindRule {
+			c.unknownKeys(data, "rule/unknown-field", "rule-frontmatter", add)
+			ruleTrigger(data, add)
+		}
 	case kindWorkflow:
+		c.unknownKeys(data, "workflow/unknown-field", "workflow-frontmatter", add)
 		// The body, as the decoder counts it: the same text passes both
 		// or neither.
 		_, body, _, err := frontmatter.Split(data)
@@ -518,14 +544,13 @@ func mapFinding(k kind, f schema.Finding) string {
 	case kindMCP:
 		if len(segs) >= 3 && segs[0] == "mcpServers" {
 			switch {
-			case last == "enabled" && len(segs) == 3:
-				return "mcp/enabled"
 			case last == "authProviderType" && strings.Contains(m, "value must"):
 				return "mcp/auth-provider-type"
 			case len(segs) == 4 && (segs[2] == "args" || segs[2] == "env") && strings.Contains(m, "want string"):
 				return "mcp/non-string"
-			case strings.Contains(m, "serverUrl and command"):
-				return "mcp/url-and-command"
+			case len(segs) == 4 && segs[2] == "oauth" && strings.Contains(m, "not allowed"):
+				// A key of the OAuth client agy does not read: ignored.
+				return "mcp/unknown-field"
 			}
 		}
 		if len(segs) == 2 && segs[0] == "mcpServers" && strings.Contains(m, "missing one of") {
@@ -641,6 +666,13 @@ func mapHooks(segs []string, m string) string {
 			return "hooks/handler-type"
 		case "env", "cwd", "name", "background":
 			return "hooks/dropped-key"
+		case "command", "prompt", "model":
+		default:
+			// Any other key on a handler agy discards (probed on 1.1.25):
+			// a description, a Claude Code matcher field.
+			if strings.Contains(m, "not allowed") {
+				return "hooks/dropped-key"
+			}
 		}
 	}
 	return "hooks/schema"
@@ -887,7 +919,7 @@ func (c *checker) permission(list string, p agy.Permission, addAs func(sev Sever
 		sev := severityOf("settings/zero-word-entry")
 		if list == "allow" {
 			msg += ", and older builds matched it against every command, auto-approving anything the agent ran"
-			if c.version.Known() && !c.version.AtLeast(ch.Since) {
+			if !agy.JudgedAt(c.version).AtLeast(ch.Since) {
 				// The files must load on such a build (--agy-version).
 				sev = Error
 				msg += fmt.Sprintf(" — as %s (--agy-version) does", c.version)
@@ -897,9 +929,8 @@ func (c *checker) permission(list string, p agy.Permission, addAs func(sev Sever
 	}
 	pattern, isPattern := p.Pattern()
 	if !isPattern {
-		if what := p.RegexLookalike(); what != "" {
-			ch := agy.PermissionChangeOf("literal-command-rules")
-			add("settings/literal-pattern", fmt.Sprintf("%q has %s, which only means something in a regular expression, while a command rule matches its text literally since agy %s (%s); if a pattern is meant, write \"command(%s%s)\"", p.String(), what, ch.Since, ch.Source, agy.RegexPrefix, p.Target))
+		if advice := p.LookalikeAdvice(); advice != "" {
+			add("settings/literal-pattern", advice)
 		}
 		return
 	}
@@ -1062,6 +1093,19 @@ func (l *locator) members(path []string) []jsonmerge.Member {
 	return out
 }
 
+// key returns the 1-based line and character column of the member name
+// ptr ends in, or 0, 0 as value does.
+func (l *locator) key(ptr string) (int, int) {
+	if l.t == nil {
+		return 0, 0
+	}
+	line, col, found := l.t.LocatePointer(ptr, true)
+	if !found {
+		return 0, 0
+	}
+	return line, col
+}
+
 // value returns the 1-based line and character column of the value at
 // ptr, or 0, 0 for a pointer into no value or a document without text.
 func (l *locator) value(ptr string) (int, int) {
@@ -1165,6 +1209,7 @@ func (dc *DocumentChecker) Check(path, schemaName string, data []byte, o Documen
 		return nil, err
 	}
 	out, err := c.check(path, k, data, o.Mode, o.InPlugin)
+	cite(out)
 	Sort(out)
 	return out, err
 }
@@ -1182,6 +1227,7 @@ func (dc *DocumentChecker) CheckValue(path, schemaName string, value any, o Docu
 		return nil, err
 	}
 	out, err := c.checkValue(path, k, value, o.Mode, o.InPlugin)
+	cite(out)
 	Sort(out)
 	return out, err
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -219,7 +220,7 @@ func TestCorpus(t *testing.T) {
 }
 
 // TestRules checks the rule table: sorted, unique ids with a kind prefix,
-// a severity and a Why.
+// an effect (hence a severity, agy's policy), a source and a Why.
 func TestRules(t *testing.T) {
 	rs := lint.Rules()
 	kinds := map[string]bool{"hooks": true, "mcp": true, "plugin": true, "skill": true, "rule": true, "workflow": true, "agent": true, "settings": true, "config": true, "json": true, "ignore": true}
@@ -231,8 +232,11 @@ func TestRules(t *testing.T) {
 		if !ok || !kinds[k] {
 			t.Errorf("%s: the id has no known kind prefix", r.ID)
 		}
-		if r.Severity != lint.Error && r.Severity != lint.Warning {
-			t.Errorf("%s: severity %q", r.ID, r.Severity)
+		if !slices.Contains(agy.Effects(), r.Effect) {
+			t.Errorf("%s: effect %q is none of agy's", r.ID, r.Effect)
+		}
+		if r.Source.Evidence == "" || r.Source.Ref == "" {
+			t.Errorf("%s: no source", r.ID)
 		}
 		if !strings.Contains(r.Why, "reference §") {
 			t.Errorf("%s: Why cites no reference section", r.ID)

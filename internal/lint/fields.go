@@ -62,6 +62,10 @@ func unknownWhy(rule string) string {
 		return "agy ignores keys it does not read (reference §3), so it is a newer build's field or a misspelling that does nothing"
 	case "agent/unknown-field":
 		return "agy adds subagent keys between releases and no source shows an unknown one dropping the subagent (reference §8), so it is a newer build's key or a misspelling that does nothing"
+	case "rule/unknown-field":
+		return "agy reads trigger, globs and description of a rule (reference §6) and ignores any other key, so it does nothing (another tool's key, such as Cursor's alwaysApply or a name, or a misspelling)"
+	case "workflow/unknown-field":
+		return "agy reads only description of a workflow (reference §7) and ignores any other key, so it does nothing (another tool's key, such as a name or allowed-tools, or a misspelling)"
 	case "plugin/unknown-field":
 		return "agy discards keys it does not read and still loads the plugin (measured on 1.1.25), so it is a newer build's field or a misspelling that does nothing, and the CLI docs' schema refuses it"
 	}
@@ -111,9 +115,10 @@ func sortedMembers(m map[string]any) []string {
 	return out
 }
 
-// agentUnknown reports the frontmatter keys of a subagent agyconf does not
-// know (agent/unknown-field), each on the line of its key.
-func (c *checker) agentUnknown(data []byte, add func(string, int, int, string, string)) {
+// unknownKeys reports the frontmatter keys of a markdown document agyconf
+// does not know (rule, against the named schema's properties), each on the
+// line of its key: agy does not read them.
+func (c *checker) unknownKeys(data []byte, rule, schemaName string, add func(string, int, int, string, string)) {
 	fm, _, line, err := frontmatter.Split(data)
 	if err != nil {
 		return
@@ -122,7 +127,7 @@ func (c *checker) agentUnknown(data []byte, add func(string, int, int, string, s
 	if err != nil {
 		return
 	}
-	known, err := c.properties("agent-frontmatter", "")
+	known, err := c.properties(schemaName, "")
 	if err != nil {
 		panic(fmt.Sprintf("lint: %v", err))
 	}
@@ -143,6 +148,6 @@ func (c *checker) agentUnknown(data []byte, add func(string, int, int, string, s
 		if l > 0 {
 			col = 1
 		}
-		add("agent/unknown-field", l, col, "/"+escape(k), fmt.Sprintf("%q is a frontmatter key agyconf does not know: %s; agyconf writes such a key only from extra = { … }", k, unknownWhy("agent/unknown-field")))
+		add(rule, l, col, "/"+escape(k), fmt.Sprintf("%q is a frontmatter key agyconf does not know: %s; agyconf writes such a key only from extra = { … }", k, unknownWhy(rule)))
 	}
 }

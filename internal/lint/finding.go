@@ -3,25 +3,38 @@
 // and reports each problem as a finding with a rule id and a position.
 package lint
 
-import "sort"
+import (
+	"sort"
 
-// Severity of a finding: an error is something Antigravity drops or
-// misreads; a warning is something that works but is likely a mistake.
-type Severity string
+	"github.com/agyconf/agyconf/internal/agy"
+)
+
+// Severity of a finding follows agy's severity policy (agy.Effect): an
+// error only where agy refuses, drops or misreads something or never
+// reads where it stands; a warning for what it ignores, what sources
+// contest, and what is likely a mistake.
+type Severity = agy.Severity
 
 const (
-	Error   Severity = "error"
-	Warning Severity = "warning"
+	Error   = agy.Error
+	Warning = agy.Warning
 )
 
 // Rule is one check, as documented in the rule table of docs/validate.md.
 type Rule struct {
-	ID       string   // stable, such as "hooks/top-level-enabled"
-	Severity Severity // the default severity of its findings
+	ID string // stable, such as "hooks/top-level-enabled"
+	// Effect is what agy does with what the rule finds; its findings'
+	// severity follows from it (Severity), never chosen per rule.
+	Effect agy.Effect
+	// Source is where what agy does is known from.
+	Source agy.Source
 	// Why is one line on what goes wrong in Antigravity when the rule is
 	// broken, citing the reference where it can.
 	Why string
 }
+
+// Severity is the severity of the rule's findings, by agy's policy.
+func (r Rule) Severity() Severity { return r.Effect.Severity() }
 
 // Finding is one problem in one file.
 type Finding struct {
@@ -35,6 +48,9 @@ type Finding struct {
 	// for the whole file or its bytes.
 	Pointer string `json:"pointer,omitempty"`
 	Message string `json:"message"`
+	// Source is where what the rule says agy does is known from (the
+	// rule's, agy.Source).
+	Source string `json:"source,omitempty"`
 }
 
 // Sort orders findings by file, position and rule, so that reports are
@@ -53,4 +69,14 @@ func Sort(fs []Finding) {
 		}
 		return a.Rule < b.Rule
 	})
+}
+
+// cite gives every finding its rule's source: every finding keeps where
+// what it says agy does is known from.
+func cite(fs []Finding) {
+	for i := range fs {
+		if fs[i].Source == "" {
+			fs[i].Source = sourceOf(fs[i].Rule)
+		}
+	}
 }

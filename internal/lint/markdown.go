@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -300,5 +301,45 @@ func (c *checker) missingIncludes(path string, data []byte, add func(string, int
 		if !found {
 			add("rule/include-missing", first+in.line, in.col, "", fmt.Sprintf("@%s names no file here (looked for %s); agy brings in nothing for it (%s)", inc, strings.Join(tried, ", "), includeSource))
 		}
+	}
+}
+
+// ruleTrigger judges a rule file's trigger beyond its schema: none at all
+// (no frontmatter, or none of its keys), which the sources contest, and
+// globs beside another trigger, which agy does not read.
+func ruleTrigger(data []byte, add func(string, int, int, string, string)) {
+	fm, _, line, err := frontmatter.Split(data)
+	var m map[string]any
+	switch {
+	case errors.Is(err, frontmatter.ErrNone):
+		line = 0
+	case err != nil:
+		return
+	default:
+		if m, err = frontmatter.Parse(fm); err != nil {
+			return
+		}
+	}
+	t, has := m["trigger"]
+	if !has {
+		what := "a rule without frontmatter"
+		if m != nil {
+			what = "a rule whose frontmatter has no trigger"
+		}
+		col := 0
+		if line > 0 {
+			col = 1
+		}
+		add("rule/no-trigger", line, col, "", what+": agy CLI 1.3.1 was measured to discard a rule without a valid trigger (Torque's agy notes), and 1.1.4 to load a rule only with trigger: always_on (attune-ai #1444), while rulesync writes rules without frontmatter and agy's docs name no default (reference §6): write trigger: always_on (or glob, model_decision, manual) to be sure it loads")
+		return
+	}
+	if _, has := m["globs"]; has && t != "glob" {
+		l := line
+		for i, text := range strings.Split(string(fm), "\n") {
+			if strings.HasPrefix(text, "globs:") {
+				l = line + i
+			}
+		}
+		add("rule/globs-ignored", l, 1, "/globs", fmt.Sprintf("globs beside trigger %v: agy reads globs only for trigger: glob (reference §6), so they do nothing here", t))
 	}
 }

@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"github.com/agyconf/agyconf/internal/agy"
 )
 
@@ -49,4 +52,71 @@ func (c *checker) mcpUnknown(root any, loc *locator, add func(string, int, int, 
 			c.unknownFields("mcp/unknown-field", "mcp_config", "/$defs/server", []string{"mcpServers", m.Name}, loc, add, "the server "+m.Name)
 		}
 	}
+}
+
+// mcpIgnored reports what a server holds that agy loads and ignores, each
+// a warning naming what agy does (agy's severity policy): enabled, which
+// agy does not read; httpUrl, Gemini CLI's field; type beside command or
+// serverUrl, measured only in the url shape; a field of the other shape
+// (args on a remote server, headers on a local one); two connection
+// fields, of which agy uses one.
+func (c *checker) mcpIgnored(root any, loc *locator, add func(string, int, int, string, string)) {
+	top, _ := root.(map[string]any)
+	servers, _ := top["mcpServers"].(map[string]any)
+	for _, name := range sortedMembers(servers) {
+		s, ok := servers[name].(map[string]any)
+		if !ok {
+			continue
+		}
+		base := "/mcpServers/" + escape(name)
+		at := func(rule, key, msg string) {
+			ptr := base + "/" + escape(key)
+			l, col := loc.key(ptr)
+			add(rule, l, col, ptr, name+": "+msg)
+		}
+		_, local := s["command"]
+		_, server := s["serverUrl"]
+		_, url := s["url"]
+		if e, has := s["enabled"]; has {
+			at("mcp/enabled", "enabled", fmt.Sprintf("agy does not read enabled on an MCP server: the server runs whatever it says (%s); write \"disabled\": true to turn it off", jsonText(e)))
+		}
+		if _, has := s["httpUrl"]; has {
+			at("mcp/ignored-field", "httpUrl", "httpUrl is Gemini CLI's field, which agy ignores (it reads serverUrl, reference §3): write the address as serverUrl")
+		}
+		switch {
+		case server && local:
+			at("mcp/url-and-command", "command", "agy connects to serverUrl and ignores command (reference §3); keep one of them")
+		case url && local:
+			at("mcp/url-and-command", "command", "a server with both url and command: no source says which agy uses (reference §3); keep one of them")
+		}
+		if server && url {
+			at("mcp/ignored-field", "url", "agy reads serverUrl first and ignores url (reference §3); keep one of them")
+		}
+		if _, has := s["type"]; has && (local || server) {
+			at("mcp/ignored-field", "type", "type beside command or serverUrl: agy was measured to read it with url only (reference §3), and no source gives it a meaning here, so it does nothing (servers written so load: realworld cases 15, 16)")
+		}
+		if server || url {
+			for _, k := range []string{"args", "env", "cwd"} {
+				if _, has := s[k]; has && !local {
+					at("mcp/ignored-field", k, k+" on a remote server: agy reaches it at its URL and starts nothing, so it is ignored (reference §3; Home Manager strips it too)")
+				}
+			}
+		}
+		if local && !server && !url {
+			for _, k := range []string{"headers", "authProviderType", "oauth"} {
+				if _, has := s[k]; has {
+					at("mcp/ignored-field", k, k+" on a server started by command: only a remote server is sent it, so agy has no use for it (reference §3; no source shows what agy does with it)")
+				}
+			}
+		}
+	}
+}
+
+// jsonText is v as JSON, for a message.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

@@ -41,10 +41,16 @@ const (
 	kindPlugin      kind = "plugin"
 	kindSkill       kind = "skill"
 	kindSkillFlat   kind = "skill-flat"
-	kindRule        kind = "rule"
-	kindWorkflow    kind = "workflow"
-	kindAgent       kind = "agent"
-	kindAgentFlat   kind = "agent-flat"
+	// kindSkillNested: a SKILL.md below a skill's own folder
+	// (skills/<a>/<b>/SKILL.md), which agy never discovers.
+	kindSkillNested kind = "skill-nested"
+	// kindSkillCase: a skill's file named skill.md or another spelling
+	// of SKILL.md in another case.
+	kindSkillCase kind = "skill-case"
+	kindRule      kind = "rule"
+	kindWorkflow  kind = "workflow"
+	kindAgent     kind = "agent"
+	kindAgentFlat kind = "agent-flat"
 	// kindRuleText is a rule file without frontmatter that agy reads whole:
 	// ~/.gemini/GEMINI.md and the other global places of agy.GlobalRules.
 	kindRuleText    kind = "rule-text"
@@ -115,12 +121,30 @@ func Paths(paths []string, opts Options) ([]Finding, error) {
 		}
 	}
 	out = append(out, RuleBudget(budget)...)
+	cite(out)
 	Sort(out)
 	return out, nil
 }
 
-// search finds the files of paths, in order, handing each to add.
-func search(paths []string, plugins *pluginDirs, prefetch func(), add func(found)) error {
+// search finds the files of paths, in order, handing each to add once:
+// a file two of the paths reach (a folder and a plugin inside it) is
+// checked, and reported, the first time only.
+func search(paths []string, plugins *pluginDirs, prefetch func(), addAll func(found)) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	add := func(f found) {
+		abs := f.path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(wd, abs)
+		}
+		if abs = filepath.Clean(abs); !seen[abs] {
+			seen[abs] = true
+			addAll(f)
+		}
+	}
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -459,17 +483,24 @@ func classify(segs []string, inPlugin bool) (kind, bool) {
 			return kindACPSettings, true
 		}
 		return kindCLISettings, true
-	case "SKILL.md":
-		if _, ok := legacyFolderOf(segs); ok {
-			return kindSkillLegacy, true
-		}
-		if grand == "skills" {
-			return kindSkill, true
-		}
-		return "", false
 	case "agent.md":
 		if grand == "agents" {
 			return kindAgent, true
+		}
+	}
+	if strings.EqualFold(name, "SKILL.md") {
+		switch _, legacy := legacyFolderOf(segs); {
+		case legacy:
+			return kindSkillLegacy, true
+		case grand == "skills" && name == "SKILL.md":
+			return kindSkill, true
+		case grand == "skills":
+			return kindSkillCase, true
+		case nestedSkill(segs):
+			return kindSkillNested, true
+		}
+		if name == "SKILL.md" {
+			return "", false
 		}
 	}
 	if !strings.HasSuffix(name, ".md") {
@@ -486,6 +517,23 @@ func classify(segs []string, inPlugin bool) (kind, bool) {
 		return kindAgentFlat, true
 	}
 	return "", false
+}
+
+// nestedSkill reports whether a SKILL.md lies two or more folders below
+// a skills/ folder of its layout (skills/<a>/<b>/SKILL.md): the nearest
+// skills/ above it, below the last customization root, .gemini or
+// plugin folder on its path.
+func nestedSkill(segs []string) bool {
+	n := len(segs)
+	for i := n - 4; i >= 0; i-- {
+		switch s := segs[i]; {
+		case s == "skills":
+			return true
+		case isRoot(s), s == ".gemini", s == "plugins":
+			return false
+		}
+	}
+	return false
 }
 
 // hasSuffix reports whether segs end with the segments of a slash path.

@@ -80,6 +80,21 @@ func TestDiscovery(t *testing.T) {
 		t.Errorf("findings for .agents: %+v", fs)
 	}
 
+	// Overlapping paths (a workspace, a plugin in it, one of its files):
+	// each file is checked and reported once.
+	write(t, root, "ws/.agents/plugins/q/plugin.json", `{"name": "q"}`)
+	once, err := lint.Paths([]string{"."}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice, err := lint.Paths([]string{".", ".agents", ".agents/plugins/q", filepath.Join(root, "ws", ".agents", "hooks.json")}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(twice) != len(once) {
+		t.Errorf("overlapping paths: %d findings, want %d (each file once): %+v", len(twice), len(once), twice)
+	}
+
 	// Single files by name.
 	p := write(t, root, "loose/settings.json", `{"permissions": {"allow": ["bogus("]}}`)
 	fs, err = lint.Paths([]string{p}, lint.Options{})

@@ -19,9 +19,9 @@ const (
 // rewrites it.
 func TestREADMERules(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("| rule | severity | why |\n|---|---|---|\n")
+	b.WriteString("| rule | severity: what agy does | why |\n|---|---|---|\n")
 	for _, r := range Rules() {
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Why, "|", "\\|"))
+		fmt.Fprintf(&b, "| `%s` | %s: %s | %s |\n", r.ID, r.Severity(), r.Effect.Summary(), strings.ReplaceAll(r.Why, "|", "\\|"))
 	}
 	want := b.String()
 	data, err := os.ReadFile(readmePath)

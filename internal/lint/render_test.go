@@ -107,7 +107,9 @@ func TestRenderedTreesLintClean(t *testing.T) {
 				}
 				broken[p] = true
 			}
-			fs, err = lint.Paths([]string{root}, lint.Options{LookPath: findAll})
+			// Judged for an old build: the newest reads a byte order mark
+			// in mcp_config.json, hooks.json, plugin.json and config.json.
+			fs, err = lint.Paths([]string{root}, lint.Options{LookPath: findAll, AgyVersion: agy.V(1, 0, 0)})
 			if err != nil {
 				t.Fatal(err)
 			}

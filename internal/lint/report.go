@@ -87,7 +87,7 @@ func SARIF(fs []Finding, rules []Rule, version string) (*sarif.Report, error) {
 	for _, r := range rules {
 		run.AddRule(r.ID).
 			WithShortDescription(sarif.NewMultiformatMessageString(r.Why)).
-			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
+			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity())))
 	}
 	for _, f := range fs {
 		region := sarif.NewRegion()

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/agyconf/agyconf/internal/agy"
 )
 
 var sampleFindings = []Finding{
@@ -17,9 +19,9 @@ var sampleFindings = []Finding{
 }
 
 var sampleRules = []Rule{
-	{ID: "hooks/command-not-found", Severity: Warning, Why: "agy runs hooks through sh -c"},
-	{ID: "hooks/top-level-enabled", Severity: Error, Why: "one load error drops the whole hooks.json"},
-	{ID: "skill/flat-file", Severity: Error, Why: "a flat skills/<n>.md is never discovered"},
+	{ID: "hooks/command-not-found", Effect: agy.Risks, Why: "agy runs hooks through sh -c"},
+	{ID: "hooks/top-level-enabled", Effect: agy.Refuses, Why: "one load error drops the whole hooks.json"},
+	{ID: "skill/flat-file", Effect: agy.NeverReads, Why: "a flat skills/<n>.md is never discovered"},
 }
 
 func TestWriteText(t *testing.T) {

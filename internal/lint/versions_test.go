@@ -20,9 +20,10 @@ import (
 const versionsRoot = "../../tests/lint/versions"
 
 // TestVersionConformance: each case passes at the version that introduced
-// its construct, is an error one release below, and a warning naming the
-// version when no version is given — so no live file is ever called wrong
-// for what a newer agy accepts.
+// its construct, is the rule's finding one release below — an error
+// where that build refuses, drops or misreads it, a warning where it only
+// ignores it (agy's severity policy) — naming both builds, and passes
+// with no version given, which judges for the newest agy (agy.Newest).
 func TestVersionConformance(t *testing.T) {
 	want := map[string]agy.Version{}
 	for _, b := range agy.Behaviours() {
@@ -82,20 +83,21 @@ func TestVersionConformance(t *testing.T) {
 				}
 				return out
 			}
-			for _, f := range at(agy.Version{}) {
-				if f.Severity != lint.Warning || !strings.Contains(f.Message, since.String()) {
-					t.Errorf("no version: %s %s: %s, want a warning naming %s", f.Severity, f.Rule, f.Message, since)
-				}
-			}
-			if len(at(agy.Version{})) == 0 {
-				t.Errorf("no version: no %s finding", rule)
+			if fs := at(agy.Version{}); len(fs) != 0 {
+				t.Errorf("no version (the newest, %s): %v, want nothing", agy.Newest().Version, fs)
 			}
 			below := agy.V(since.Major, since.Minor, since.Patch-1)
 			if since.Patch == 0 {
 				below = agy.V(since.Major, since.Minor-1, 999)
 			}
-			if fs := at(below); len(fs) == 0 || fs[0].Severity != lint.Error {
-				t.Errorf("at %s: %v, want an error", below, fs)
+			sev := lint.Error
+			for _, r := range lint.Rules() {
+				if r.ID == rule {
+					sev = r.Severity()
+				}
+			}
+			if fs := at(below); len(fs) == 0 || fs[0].Severity != sev || !strings.Contains(fs[0].Message, since.String()) || !strings.Contains(fs[0].Message, below.String()) {
+				t.Errorf("at %s: %v, want a %s naming %s and %s", below, fs, sev, since, below)
 			}
 			if fs := at(since); len(fs) != 0 {
 				t.Errorf("at %s: %v, want nothing", since, fs)
