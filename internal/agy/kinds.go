@@ -150,6 +150,9 @@ func same(p string) map[Product][]string {
 // globalRulesWhy is why agyconf writes global rules only into GEMINI.md.
 const globalRulesWhy = "agyconf writes global rules into the managed block of ~/.gemini/GEMINI.md, which every build and both products read; a copy here too would be loaded twice by the builds that read this place (only a third-party reading says which those are), and an older build or the IDE may not read it at all"
 
+// contextWhy is why agyconf writes a context file only when declared.
+const contextWhy = globalRulesWhy + "; agyconf writes this file whole only when a context block declares it, as import does to give back such a file"
+
 // kinds is the measured layout (survey §1; shared/design.md "Layout").
 func kinds() []Kind {
 	return []Kind{
@@ -186,6 +189,10 @@ func kinds() []Kind {
 				},
 				ScopeWorkspace: same(".agents/skills"),
 			},
+			Reads: []Reading{
+				{Scope: ScopeGlobal, Path: ".gemini/skills", Why: "a folder only third parties show the CLI reading (a workaround reported working in antigravity-cli #103; skill managers list it as the shared skills folder); agyconf writes skills where the CLI's docs and Home Manager put them, and a copy here too would be loaded twice (which one wins is unknown)",
+					Source: Source{ThirdParty, "antigravity-cli #103 comments of 2026-05-22; codegraphx, skills-manager (reference 2026-12b row 4)"}},
+			},
 			Source: Source{CLIDocs, "docs-cli-plugins.md (the CLI's global ~/.gemini/antigravity-cli/skills/); reference §1, §5, §15 (Home Manager), 2026-12 §7"}},
 		{ID: Agents, Summary: "subagents (custom agents), one folder each with an agent.md", Schema: "agent-frontmatter", Folder: true,
 			// The CLI's /agents docs give <name>/agent.md and call flat
@@ -206,9 +213,9 @@ func kinds() []Kind {
 		{ID: GlobalRules, Summary: "global rules: a block agyconf manages in GEMINI.md", Block: BlockHTMLComment,
 			Places: Places{ScopeGlobal: same(".gemini/GEMINI.md")},
 			Reads: []Reading{
-				{Scope: ScopeGlobal, Path: ".gemini/AGENTS.md", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7)"}},
-				{Scope: ScopeGlobal, Path: ".gemini/config/AGENTS.md", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7); reference §1 (documented only)"}},
-				{Scope: ScopeGlobal, Path: ".gemini/config/GEMINI.md", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7)"}},
+				{Scope: ScopeGlobal, Path: ".gemini/AGENTS.md", Feature: GlobalRuleSources, Why: contextWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7)"}},
+				{Scope: ScopeGlobal, Path: ".gemini/config/AGENTS.md", Feature: GlobalRuleSources, Why: contextWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7); reference §1 (documented only)"}},
+				{Scope: ScopeGlobal, Path: ".gemini/config/GEMINI.md", Feature: GlobalRuleSources, Why: contextWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7)"}},
 			},
 			Source: Source{Survey, "§6"}},
 		{ID: Workflows, Summary: "workflows, one markdown file each", Schema: "workflow-frontmatter", Folder: true, Item: "NAME.md",
@@ -394,4 +401,54 @@ func KindIDs() []KindID {
 		out = append(out, k.ID)
 	}
 	return out
+}
+
+// ContextFiles are the files of global rules besides the managed block of
+// ~/.gemini/GEMINI.md that agy reads whole (the Reads of GlobalRules):
+// agyconf writes one whole when a config declares it (a context block),
+// which import does to give back such a file.
+func ContextFiles() []Reading {
+	k, _ := KindOf(GlobalRules)
+	return slices.Clone(k.Reads)
+}
+
+// ContextFileAt finds the context file at a path relative to the home.
+func ContextFileAt(p string) (Reading, bool) {
+	for _, r := range ContextFiles() {
+		if r.Path == p {
+			return r, true
+		}
+	}
+	return Reading{}, false
+}
+
+// WorkspaceRoot is a folder of a workspace agy reads customizations from
+// (rules, skills, workflows, subagents, hooks, MCP servers, plugins).
+type WorkspaceRoot struct {
+	Path string
+	// Legacy roots are read as well as .agents/, the one agyconf writes:
+	// what stands in them is written into .agents/ when imported.
+	Legacy bool
+	Source Source
+}
+
+// WorkspaceRoots lists the roots, the one agyconf writes first.
+func WorkspaceRoots() []WorkspaceRoot {
+	src := Source{Survey, "§1 (customization roots .agents/, .agent/, _agents/, _agent/; hooks probed in each on CLI 1.2.0, S4); realworld cases 15, 42, 43: setups in .agent/ that load"}
+	return []WorkspaceRoot{
+		{Path: ".agents", Source: src},
+		{Path: ".agent", Legacy: true, Source: src},
+		{Path: "_agents", Legacy: true, Source: src},
+		{Path: "_agent", Legacy: true, Source: src},
+	}
+}
+
+// IsWorkspaceRoot reports whether a folder name is a workspace root.
+func IsWorkspaceRoot(name string) bool {
+	for _, r := range WorkspaceRoots() {
+		if r.Path == name {
+			return true
+		}
+	}
+	return false
 }

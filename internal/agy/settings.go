@@ -45,7 +45,11 @@ type SettingKey struct {
 	// are known (so import keeps them and a typo of one is caught), and
 	// their value is not checked.
 	Unverified bool
-	Source     Source
+	// AgyState keys are agy's own record of its state, which it rewrites
+	// (the sign-in): import leaves them to agy rather than have a config
+	// fight agy over them.
+	AgyState bool
+	Source   Source
 }
 
 // settingKeys is the table. Keys and types come from the CLI docs'
@@ -82,6 +86,7 @@ func settingKeys() []SettingKey {
 		{Key: "copyOnSelect", Type: SettingBool, Summary: "copy a mouse selection to the clipboard on release, in the alternate-screen mode; default on (its JSON type is read from the /settings toggle, as for the other on/off settings)", Since: V(1, 1, 8), Source: Source{Changelog, "1.1.8"}},
 		{Key: "pickerGrouping", Type: SettingString, Summary: "the default /resume list: flat, or grouped by workspace; the changelog names no values, so the value is not checked", Since: V(1, 1, 26), Source: Source{Changelog, "1.1.26"}},
 		{Key: "modelProvider", Type: SettingString, Summary: `the model backend: "gemini" runs against the Gemini API with GEMINI_API_KEY (1.1.13); custom models configured in settings.json (1.2.8) are undocumented here and pass unchecked`, Since: V(1, 1, 13), Source: Source{Changelog, "1.1.13, 1.2.8"}},
+		{Key: "auth", Type: SettingAny, AgyState: true, Summary: "agy's own sign-in state, which it writes itself; left to agy", Source: Source{Survey, "§10 (\"agy writes to this file: auth state, trusted workspaces, model\"; a read-only settings.json breaks login, S5 #338)"}},
 		{Key: "queuedMessages", Type: SettingAny, Unverified: true, Summary: "⚠ unverified: only a third-party list of settings keys names it; no changelog entry or CLI doc does, so its value is not checked", Source: Source{ThirdParty, "a list of settings keys (antigravity-2026-12.md §8)"}},
 	}
 }

@@ -62,8 +62,9 @@ func TestManPage(t *testing.T) {
 
 // TestHelpPathsAreReal lists every path below a render root that a --help
 // names (the files agy reads and agyconf's own folders) and checks each
-// against the layout: a default place of some kind of document, in or
-// below one of its folders, or agyconf's state folder. Placeholders in
+// against the layout: a default place of some kind of document, or a
+// place agy reads it from that agyconf only reads, in or below one of its
+// folders, or agyconf's state folder. Placeholders in
 // capitals (NAME, INSTANCE) stand for any segment. The list must not be
 // empty, or the test would pass by finding nothing.
 func TestHelpPathsAreReal(t *testing.T) {
@@ -74,6 +75,11 @@ func TestHelpPathsAreReal(t *testing.T) {
 			for _, p := range agy.Products() {
 				places = append(places, k.PathsFor(s, p)...)
 			}
+		}
+		// The places agy reads that agyconf only reads (import takes
+		// what is there).
+		for _, r := range k.Reads {
+			places = append(places, r.Path)
 		}
 	}
 	for _, s := range agy.Scopes() {

@@ -26,15 +26,19 @@ func importCommand() *cli.Command {
 		Description: `Reads the Antigravity files under DIR ($HOME by default in global scope, the
 current directory in workspace scope) — mcp_config.json (and the IDE's legacy
 one), hooks.json, the CLI's settings.json, plugins, skills, rules, subagents,
-workflows, GEMINI.md's managed block — and prints an agyconf config that
-renders back to the same content. Nothing under DIR is changed. A file
-render merges into (mcp_config.json, hooks.json, the CLI's settings.json,
-~/.gemini/config/config.json) that does not parse as agy reads it, or
-cannot be read at all (a named pipe, a device, over 16 MiB), is an
-error (exit 2) with the position and message render gives, and nothing is
-printed or written: a config without what that file holds would not be the
-truth. Other files that do not parse (a plugin's, the IDE's legacy
-mcp_config.json) are reported as not imported.
+workflows, GEMINI.md's managed block, the files of global rules agy reads
+whole (~/.gemini/config/AGENTS.md …), skills in ~/.gemini/skills/, and in
+a workspace the legacy roots .agent/, _agents/ and _agent/ besides
+.agents/ — and prints an agyconf config that renders back to the same
+content: every member of every entry, those agyconf does not know in
+extra, rules and workflows as they were (no trigger invented). What render
+writes elsewhere (a legacy root's files under .agents/, a flat subagent as
+NAME/agent.md) is listed as converted. Nothing under DIR is changed. A
+file that does not parse, or cannot be read (a named pipe, a device, over
+16 MiB), is reported with the position and message render gives, and the
+rest of the tree is still imported: the config declares nothing of it, and
+render refuses to merge into such a file until it is fixed. agy's own
+empty mcp_config.json is no servers.
 
 Output: the config on stdout; with --out DIR it is written to
 DIR/agyconf.hcl instead, with bodies over 10 lines or 512 bytes as
@@ -122,8 +126,8 @@ harness "xmsg" blocks. Since the harness may render differently from what is
 installed, the unified diff a render would make by switching is printed to
 stderr after the report, under "migration diff"; secrets show as <secret>.
 
-Exit code 0 once imported, whatever the report lists; 2 for bad usage, or a
-root or a state that cannot be read.
+Exit code 0 once imported, whatever the report lists (a file that does not
+parse included); 2 for bad usage, or a root or a state that cannot be read.
 
 EXAMPLES:
    agyconf import > ~/.config/agyconf/agyconf.hcl

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/codec"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
@@ -181,7 +183,7 @@ var mcpToolSchema = &hcl.BodySchema{
 }
 
 var oauthSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "client_id"}, {Name: "client_secret"}},
+	Attributes: []hcl.AttributeSchema{{Name: "client_id"}, {Name: "client_secret"}, {Name: "enabled"}},
 }
 
 // decodeMCPServer and the other decoders of blocks a plugin may nest take
@@ -249,7 +251,7 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 	}
 	d.decodeServerTools(srv, c)
 	if attr := at["extra"]; attr != nil {
-		srv.Extra = d.decodeExtra(attr, agy.MCPServerEntry)
+		srv.Extra = d.decodeExtra(attr, codec.MCPServerSet)
 	}
 	var oauthBlock *hcl.Block
 	for _, ob := range c.Blocks.OfType("oauth") {
@@ -267,6 +269,13 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 		}
 		if attr := oc.Attributes["client_secret"]; attr != nil {
 			srv.OAuth.ClientSecret, _ = d.secretStr(attr)
+		}
+		if attr := oc.Attributes["enabled"]; attr != nil {
+			// What agy itself records after an /mcp sign-in (realworld
+			// case 27): kept as written.
+			if v, ok := d.boolean(attr); ok {
+				srv.OAuth.Enabled = &v
+			}
 		}
 	}
 
@@ -400,7 +409,7 @@ func eventBlockList() string {
 
 // Handler arguments, and the ones agy silently discards (reference §2.2).
 var (
-	handlerAttrs   = []string{"type", "command", "prompt", "model", "timeout"}
+	handlerAttrs   = []string{"type", "command", "prompt", "model", "timeout", "extra"}
 	discardedAttrs = []string{"env", "cwd", "name", "background"}
 )
 
@@ -533,6 +542,9 @@ func (d *decoder) decodeHandler(c *hcl.BodyContent, def, missing hcl.Range) *mod
 	}
 	h := &model.Handler{Type: model.HandlerCommand, Timeout: model.DefaultTimeout, Range: def}
 	ok := true
+	if attr := at["extra"]; attr != nil {
+		h.Extra = d.decodeExtra(attr, codec.HandlerSet)
+	}
 	if attr := at["type"]; attr != nil {
 		if t, tok := d.str(attr); tok {
 			switch model.HandlerType(t) {
@@ -617,7 +629,7 @@ func (d *decoder) timeout(attr *hcl.Attribute) (int, bool) {
 // skillSchema is the skill block's arguments: description, body, source,
 // and one per further SKILL.md key of agy's table.
 func skillSchema() *hcl.BodySchema {
-	attrs := []hcl.AttributeSchema{{Name: "description"}, {Name: "body"}, {Name: "source"}}
+	attrs := []hcl.AttributeSchema{{Name: "description"}, {Name: "body"}, {Name: "source"}, {Name: "extra"}, {Name: "folder"}}
 	for _, f := range agy.SkillFields() {
 		attrs = append(attrs, hcl.AttributeSchema{Name: f.Arg})
 	}
@@ -635,6 +647,24 @@ func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
 	d.skillFields(sk, at)
 	if attr := at["description"]; attr != nil {
 		sk.Description, _ = d.nonEmptyStr(attr)
+	}
+	if attr := at["folder"]; attr != nil {
+		// agy names a skill by its frontmatter and finds it in any folder
+		// below skills/: a folder named otherwise, as a live tree has it.
+		if f, ok := d.nonEmptyStr(attr); ok {
+			if p := entryNameProblem(f); p != "" {
+				d.errorf(attr.Expr.Range(), "Invalid folder", "%s", p)
+			} else if f != name {
+				sk.Folder = f
+			}
+		}
+	}
+	if attr := at["extra"]; attr != nil {
+		if at["source"] != nil {
+			d.errorf(attr.NameRange, "Conflicting arguments", "extra is written into the SKILL.md agyconf writes from body; a skill with source carries its own SKILL.md: put these keys in that file's frontmatter.")
+		} else {
+			sk.Extra = d.decodeExtra(attr, codec.SkillSet)
+		}
 	}
 	body, source := at["body"], at["source"]
 	switch {
@@ -709,8 +739,13 @@ func (d *decoder) skillFields(sk *model.Skill, at hcl.Attributes) {
 	}
 }
 
+// TriggerNone is the trigger argument of a rule written without a
+// trigger key: agy has no such value; the sources contest whether agy
+// loads such a rule (internal/lint's rule/no-trigger).
+const TriggerNone = "none"
+
 var ruleSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "trigger"}, {Name: "globs"}, {Name: "description"}, {Name: "body"}},
+	Attributes: []hcl.AttributeSchema{{Name: "trigger"}, {Name: "globs"}, {Name: "description"}, {Name: "body"}, {Name: "extra"}},
 }
 
 func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
@@ -726,15 +761,21 @@ func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
 			switch t {
 			case model.TriggerAlwaysOn, model.TriggerGlob, model.TriggerModelDecision, model.TriggerManual:
 				r.Trigger = t
+			case TriggerNone:
+				// A rule written without one, as import gives back a
+				// file that has none: the sources contest whether agy
+				// loads it, which the check of the rendered file says
+				// (rule/no-trigger).
+				r.Trigger = ""
 			default:
-				d.errorf(attr.Expr.Range(), "Invalid trigger", "trigger must be one of \"always_on\", \"glob\", \"model_decision\", \"manual\", got %q.", t)
+				d.errorf(attr.Expr.Range(), "Invalid trigger", "trigger must be one of \"always_on\", \"glob\", \"model_decision\", \"manual\", or \"none\" for a rule written without a trigger, got %q.", t)
 			}
 		}
 	}
 	if attr := at["globs"]; attr != nil {
-		if r.Trigger != model.TriggerGlob {
-			d.errorf(attr.NameRange, "Conflicting arguments", "globs apply only to trigger = \"glob\"; this rule's trigger is %q.", r.Trigger)
-		}
+		// With another trigger agy does not read them: the check of the
+		// rendered file warns (rule/globs-ignored), and they are written
+		// as given, as import gives a live file back.
 		es, _ := d.elems(attr)
 		for _, e := range es {
 			g, ok := d.plainStr(e.val, e.rng)
@@ -750,8 +791,11 @@ func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
 				r.Globs = append(r.Globs, g)
 			}
 		}
-		if len(es) == 0 {
+		if len(es) == 0 && r.Trigger == model.TriggerGlob {
 			d.errorf(attr.Expr.Range(), "Invalid glob", "globs is empty; a glob rule needs at least one glob.")
+		}
+		if r.Globs == nil && len(es) == 0 {
+			r.Globs = []string{}
 		}
 	} else if r.Trigger == model.TriggerGlob {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A rule with trigger = \"glob\" needs globs, such as globs = [\"**/*.go\"].")
@@ -760,6 +804,9 @@ func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
 		r.Description, _ = d.nonEmptyStr(attr)
 	} else if r.Trigger == model.TriggerModelDecision {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A rule with trigger = \"model_decision\" needs description: it is what the model decides on.")
+	}
+	if attr := at["extra"]; attr != nil {
+		r.Extra = d.decodeExtra(attr, codec.RuleSet)
 	}
 	// No limit per rule: what the rules take together counts against a
 	// budget agy cuts to (agy.RuleBudget), judged over the rendered plan.
@@ -840,7 +887,7 @@ func (d *decoder) decodeAgent(b *hcl.Block, s seen, ns string) *model.Agent {
 	}
 	// The escape hatch: frontmatter keys agyconf does not know yet.
 	if attr := at["extra"]; attr != nil {
-		a.Extra = d.decodeExtra(attr, agy.AgentFrontmatter)
+		a.Extra = d.decodeExtra(attr, codec.AgentSet)
 	}
 	if !nameOK {
 		return nil
@@ -849,7 +896,7 @@ func (d *decoder) decodeAgent(b *hcl.Block, s seen, ns string) *model.Agent {
 }
 
 var workflowSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "body"}},
+	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "body"}, {Name: "extra"}},
 }
 
 func (d *decoder) decodeWorkflow(b *hcl.Block, s seen) *model.Workflow {
@@ -862,11 +909,47 @@ func (d *decoder) decodeWorkflow(b *hcl.Block, s seen) *model.Workflow {
 	if attr := c.Attributes["description"]; attr != nil {
 		w.Description, _ = d.nonEmptyStr(attr)
 	}
+	if attr := c.Attributes["extra"]; attr != nil {
+		w.Extra = d.decodeExtra(attr, codec.WorkflowSet)
+	}
 	w.Body = d.markdownBody(b, c.Attributes["body"], "workflow", agy.WorkflowBody)
 	if !nameOK {
 		return nil
 	}
 	return w
+}
+
+var contextSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "body"}}}
+
+// decodeContext decodes a context block: a whole file of global rules agy
+// reads besides GEMINI.md's managed block (agy.ContextFiles), labelled by
+// its path below the home.
+func (d *decoder) decodeContext(b *hcl.Block, s seen) *model.Context {
+	p := b.Labels[0]
+	c := &model.Context{Path: p, Range: b.DefRange}
+	r, ok := agy.ContextFileAt(p)
+	if !ok {
+		var places []string
+		for _, x := range agy.ContextFiles() {
+			places = append(places, strconv.Quote(x.Path))
+		}
+		d.errorf(b.LabelRanges[0], "Invalid path", "A context block writes one of the files of global rules agy reads whole: %s. The rules of ~/.gemini/GEMINI.md are rule blocks (its managed block).", strings.Join(places, ", "))
+	} else if f := agy.BehaviourOf(r.Feature); r.Feature != "" && !d.agyVersion.AtLeast(f.Since) {
+		d.errorf(b.LabelRanges[0], "Needs a newer agy_version", "agy reads %s only since %s (%s); an older build ignores it. Set agyconf { agy_version = \"%s\" } or newer if your agy has it.", p, f.Since, r.Source, f.Since)
+	}
+	if ok && !d.claim(s, "context/"+p, b, "context") {
+		ok = false
+	}
+	at := d.content(b.Body, contextSchema).Attributes
+	if attr := at["body"]; attr != nil {
+		c.Body, _ = d.nonEmptyStr(attr)
+	} else {
+		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A context block needs body: the file's text, inline or as body = file(\"…\").")
+	}
+	if !ok {
+		return nil
+	}
+	return c
 }
 
 var permissionsSchema = &hcl.BodySchema{
@@ -1045,6 +1128,16 @@ func (d *decoder) decodeSettings(b *hcl.Block, cfg *model.Config) {
 	}
 }
 
+// SettingSuggestion is the key the decoder takes a settings key agy does
+// not know for a misspelling of, refusing it ("" when the key is taken
+// as written: a known key, or one unlike every known one).
+func SettingSuggestion(key string) string {
+	if _, known := agy.SettingKeyOf(key); known {
+		return ""
+	}
+	return suggest(key, knownSettingNames())
+}
+
 func knownSettingNames() []string {
 	var out []string
 	for _, k := range agy.SettingKeys() {
@@ -1088,14 +1181,14 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 		d.errorf(attr.NameRange, "Unsupported argument", "Since agy 1.1.11 plugin enablement lives in ~/.gemini/config/config.json, seeded from plugin.json only when agy first discovers the plugin, so a \"disabled\" written into plugin.json does nothing for a plugin already installed. Write enabled = false: agyconf keeps that entry in config.json.")
 	}
 	if attr := at["logo"]; attr != nil {
-		d.errorf(attr.NameRange, "Unsupported argument", "The plugin.json schema of the agy CLI docs has no logo: it allows name and description only. To write a logo anyway, set extra = { logo = \"…\" } and allow_extra = true.")
+		d.errorf(attr.NameRange, "Unsupported argument", "The plugin.json schema of the agy CLI docs has no logo: it allows name and description only (Antigravity 2.22 shows a logo and a displayName, a third-party walkthrough). To write a logo, set extra = { logo = \"…\" } and allow_extra = true.")
 	}
 	allow := false
 	if attr := at["allow_extra"]; attr != nil {
 		allow, _ = d.boolean(attr)
 	}
 	if attr := at["extra"]; attr != nil {
-		p.Extra = d.decodeExtra(attr, agy.PluginManifest)
+		p.Extra = d.decodeExtra(attr, codec.PluginSet)
 		if !allow {
 			d.errorf(attr.NameRange, "Extra needs allow_extra", "The plugin.json schema of the agy CLI docs allows only name and description and refuses every other key; agy itself discards keys it does not read (measured on 1.1.25), so the plugin still loads, but a tool that checks the official schema refuses the file. Set allow_extra = true to write these members anyway.")
 		}
@@ -1145,7 +1238,9 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 		components++
 	}
 	if components == 0 {
-		d.errorf(b.DefRange, "Empty plugin", "Plugin %q has no components; add an mcp_server, hook, skill, rule or agent block.", name)
+		// agy loads a plugin of plugin.json alone (a library of scripts
+		// other plugins run, realworld case 25): written as declared.
+		d.warnf(b.DefRange, "Empty plugin", "Plugin %q has no components: agyconf writes only its plugin.json, which agy loads as a plugin that contributes nothing agyconf models (its other files, such as scripts, are yours). Add an mcp_server, hook, skill, rule or agent block if it should.", name)
 	}
 	if !nameOK {
 		return nil

@@ -34,6 +34,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "harness", LabelNames: []string{"kind"}},
 		{Type: "acp"},
 		{Type: "ignore"},
+		{Type: "context", LabelNames: []string{"path"}},
 	},
 }
 
@@ -175,6 +176,10 @@ func decode(bodies []hcl.Body, rec *recorder) (*model.Config, hcl.Diagnostics) {
 			if w := d.decodeWorkflow(b, seen); w != nil {
 				cfg.Workflows = append(cfg.Workflows, w)
 			}
+		case "context":
+			if c := d.decodeContext(b, seen); c != nil {
+				cfg.Contexts = append(cfg.Contexts, c)
+			}
 		case "permissions":
 			if permsBlock != nil {
 				d.duplicate(b, permsBlock, "permissions block")
@@ -293,6 +298,7 @@ func sortConfig(cfg *model.Config) {
 	sortByName(cfg.Rules, func(r *model.Rule) string { return r.Name })
 	sortByName(cfg.Agents, func(a *model.Agent) string { return a.Name })
 	sortByName(cfg.Workflows, func(w *model.Workflow) string { return w.Name })
+	sortByName(cfg.Contexts, func(c *model.Context) string { return c.Path })
 	sortByName(cfg.Plugins, func(p *model.Plugin) string { return p.Name })
 	sortByName(cfg.Harnesses, func(h *model.Harness) string { return h.Kind })
 	for _, p := range cfg.Plugins {

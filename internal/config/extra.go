@@ -6,7 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/codec"
 )
 
 // decodeExtra decodes an extra = { … } argument: members agyconf does not
@@ -15,7 +15,7 @@ import (
 // refused at its key, so that extra never overrides what the rest of the
 // block says; a secret is refused at its value, since the object lands in
 // a file any user may read.
-func (d *decoder) decodeExtra(attr *hcl.Attribute, set agy.FieldSet) map[string]json.RawMessage {
+func (d *decoder) decodeExtra(attr *hcl.Attribute, set codec.Set) map[string]json.RawMessage {
 	ps, _ := d.pairs(attr)
 	out := map[string]json.RawMessage{}
 	for _, p := range ps {
@@ -23,8 +23,8 @@ func (d *decoder) decodeExtra(attr *hcl.Attribute, set agy.FieldSet) map[string]
 			d.errorf(p.keyRng, "Invalid key", "An extra member needs a name.")
 			continue
 		}
-		if f, own := agy.OwnField(set, p.key); own {
-			d.errorf(p.keyRng, "Known field in extra", "%q is a member of %s that agyconf writes itself, from %s: set that instead. extra only adds members agyconf does not know, and never overrides one it writes.", p.key, set, f.Input)
+		if f, own := codec.OwnField(set, p.key); own {
+			d.errorf(p.keyRng, "Known field in extra", "%q is a member of %s that agyconf writes itself, from %s: set that instead. extra only adds members agyconf does not know, and never overrides one it writes.", p.key, set, f.Arg)
 			continue
 		}
 		if p.val.ContainsMarked() {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/codec"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
 )
 
@@ -125,8 +126,8 @@ func sinceNote(since agy.Version, what string) string {
 // members each may not set.
 var extraDefs = []struct {
 	def string
-	set agy.FieldSet
-}{{"mcpServerExtra", agy.MCPServerEntry}, {"agentExtra", agy.AgentFrontmatter}, {"pluginExtra", agy.PluginManifest}}
+	set codec.Set
+}{{"mcpServerExtra", codec.MCPServerSet}, {"agentExtra", codec.AgentSet}, {"pluginExtra", codec.PluginSet}, {"ruleExtra", codec.RuleSet}, {"workflowExtra", codec.WorkflowSet}, {"skillExtra", codec.SkillSet}, {"handlerExtra", codec.HandlerSet}}
 
 // keyNote is what a frontmatter key only newer builds read says about
 // agy_version, for schema descriptions; "" for one every build reads.
@@ -251,8 +252,8 @@ func patchInputSchema(doc *jsonmerge.Doc) error {
 	}
 	for _, x := range extraDefs {
 		var names []string
-		for _, f := range agy.OwnFields(x.set) {
-			names = append(names, f.Name)
+		for _, f := range codec.Own(x.set) {
+			names = append(names, f.Key)
 		}
 		if err := set(doc, names, "$defs", x.def, "propertyNames", "not", "enum"); err != nil {
 			return err

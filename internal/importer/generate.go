@@ -15,6 +15,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -69,6 +70,9 @@ func (im *importer) generate() []byte {
 		if w.Description != "" {
 			b.SetAttributeValue("description", cty.StringVal(w.Description))
 		}
+		if len(w.Extra) > 0 {
+			extraAttr(b, w.Extra)
+		}
 		b.SetAttributeRaw("body", im.body(w, w.Body))
 	}
 	for _, pb := range []struct {
@@ -84,7 +88,7 @@ func (im *importer) generate() []byte {
 			k  string
 			xs []string
 		}{{"allow", p.Allow}, {"ask", p.Ask}, {"deny", p.Deny}} {
-			if len(l.xs) > 0 {
+			if l.xs != nil {
 				b.SetAttributeValue(l.k, strList(l.xs))
 			}
 		}
@@ -98,6 +102,10 @@ func (im *importer) generate() []byte {
 			}
 			b.SetAttributeRaw(k, valueTokens(v))
 		}
+	}
+	for _, c := range cfg.Contexts {
+		b := out.next().AppendNewBlock("context", []string{c.Path}).Body()
+		b.SetAttributeRaw("body", im.body(c, c.Body))
 	}
 	if ig := cfg.Ignore; ig != nil {
 		out.next().AppendNewBlock("ignore", nil).Body().SetAttributeValue("patterns", strList(ig.Patterns))
@@ -205,6 +213,9 @@ func (im *importer) components(next func() *hclwrite.Body, servers []*model.MCPS
 	}
 	for _, s := range skills {
 		b := next().AppendNewBlock("skill", []string{s.Name}).Body()
+		if s.Folder != "" {
+			b.SetAttributeValue("folder", cty.StringVal(s.Folder))
+		}
 		if src, ok := im.skillSrc[s]; ok {
 			b.SetAttributeValue("source", cty.StringVal(src))
 			continue
@@ -213,18 +224,29 @@ func (im *importer) components(next func() *hclwrite.Body, servers []*model.MCPS
 		for _, f := range agy.SkillFields() {
 			setValue(b, f.Arg, s.Value(f.Key()))
 		}
+		if len(s.Extra) > 0 {
+			extraAttr(b, s.Extra)
+		}
 		b.SetAttributeRaw("body", im.body(s, s.Body))
 	}
 	for _, r := range rules {
 		b := next().AppendNewBlock("rule", []string{r.Name}).Body()
-		if r.Trigger != model.TriggerAlwaysOn {
+		switch r.Trigger {
+		case model.TriggerAlwaysOn:
+		case "":
+			b.AppendUnstructuredTokens(comment("# The live file has no trigger, which the sources contest (agyconf validate: rule/no-trigger):\n# \"none\" writes it without one, as it was.\n"))
+			b.SetAttributeValue("trigger", cty.StringVal(config.TriggerNone))
+		default:
 			b.SetAttributeValue("trigger", cty.StringVal(r.Trigger))
 		}
-		if len(r.Globs) > 0 {
+		if r.Globs != nil {
 			b.SetAttributeValue("globs", strList(r.Globs))
 		}
 		if r.Description != "" {
 			b.SetAttributeValue("description", cty.StringVal(r.Description))
+		}
+		if len(r.Extra) > 0 {
+			extraAttr(b, r.Extra)
 		}
 		b.SetAttributeRaw("body", im.body(r, r.Body))
 	}
@@ -267,7 +289,7 @@ func setValue(b *hclwrite.Body, arg string, v any) {
 func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 	if s.Remote() {
 		b.SetAttributeValue("server_url", cty.StringVal(s.ServerURL))
-		if len(s.Headers) > 0 {
+		if s.Headers != nil {
 			b.SetAttributeRaw("headers", strMapTokens(s.Headers))
 		}
 		if s.AuthProviderType != "" {
@@ -275,14 +297,14 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 		}
 	} else {
 		b.SetAttributeValue("command", cty.StringVal(s.Command))
-		if len(s.Args) > 0 {
+		if s.Args != nil {
 			elems := make([]hclwrite.Tokens, len(s.Args))
 			for i, a := range s.Args {
 				elems[i] = strTokens(a)
 			}
 			b.SetAttributeRaw("args", hclwrite.TokensForTuple(elems))
 		}
-		if len(s.Env) > 0 {
+		if s.Env != nil {
 			b.SetAttributeRaw("env", strMapTokens(s.Env))
 		}
 		if s.Cwd != "" {
@@ -292,10 +314,10 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 	if s.Disabled {
 		b.SetAttributeValue("disabled", cty.True)
 	}
-	if len(s.DisabledTools) > 0 {
+	if s.DisabledTools != nil {
 		b.SetAttributeValue("disabled_tools", strList(s.DisabledTools))
 	}
-	if len(s.EnabledTools) > 0 {
+	if s.EnabledTools != nil {
 		b.SetAttributeValue("enabled_tools", strList(s.EnabledTools))
 	}
 	if s.TimeoutSeconds != nil {
@@ -321,6 +343,9 @@ func (im *importer) server(b *hclwrite.Body, s *model.MCPServer) {
 		o.SetAttributeRaw("client_id", strTokens(s.OAuth.ClientID))
 		if s.OAuth.ClientSecret != nil {
 			o.SetAttributeRaw("client_secret", strTokens(s.OAuth.ClientSecret))
+		}
+		if s.OAuth.Enabled != nil {
+			o.SetAttributeValue("enabled", cty.BoolVal(*s.OAuth.Enabled))
 		}
 	}
 	for _, name := range sortedKeys(s.Tools) {
@@ -414,6 +439,9 @@ func handlerAttrs(b *hclwrite.Body, h *model.Handler) {
 		b.SetAttributeValue("command", cty.StringVal(h.Command))
 	}
 	b.SetAttributeValue("timeout", cty.NumberIntVal(int64(h.Timeout)))
+	if len(h.Extra) > 0 {
+		extraAttr(b, h.Extra)
+	}
 }
 
 // body returns a markdown body: with Out, a file("…") call when the body

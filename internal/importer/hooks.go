@@ -3,10 +3,10 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/codec"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -52,20 +52,13 @@ func (im *importer) hook(file, name string, v any) *model.Hook {
 		im.skip(file, name, "the hook name cannot be declared: %s", p)
 		return nil
 	}
-	m, ok := v.(map[string]any)
+	raw, ok := v.(map[string]any)
 	if !ok {
 		im.skip(file, name, "a named hook is an object of events; agy drops the whole file for this")
 		return nil
 	}
 	h := &model.Hook{Name: name, Enabled: true}
-	if e, has := m["enabled"]; has {
-		b, ok := e.(bool)
-		if !ok {
-			im.skip(file, name, "enabled is not a boolean, a load error that drops the whole file")
-			return nil
-		}
-		h.Enabled = b
-	} else {
+	if _, has := raw["enabled"]; !has {
 		// agy runs a named hook without the key; agyconf always writes
 		// it, so the entry render writes is not the one on disk.
 		// Reported once the harnesses are recognised: a hook a harness
@@ -73,8 +66,12 @@ func (im *importer) hook(file, name string, v any) *model.Hook {
 		im.noEnabled = append(im.noEnabled, noEnabled{h, Item{Kind: KindConverted, Path: file, Unit: name,
 			Reason: "has no \"enabled\"; render writes \"enabled\": true, so the first render over it asks for --adopt (a backup is kept)"}})
 	}
-	for _, k := range sortedKeys(m) {
+	// Events by agy's spelling (it matches them case-insensitively); a key
+	// that is no event is one agy never fires.
+	m := map[string]any{}
+	for _, k := range sortedKeys(raw) {
 		if k == "enabled" {
+			m[k] = raw[k]
 			continue
 		}
 		ev, ok := eventNamed(k)
@@ -85,40 +82,47 @@ func (im *importer) hook(file, name string, v any) *model.Hook {
 		if k != string(ev) {
 			im.conv(file, name+"."+k, "written as %s (agy matches event names case-insensitively)", ev)
 		}
-		unit := name + "." + k
-		list, ok := m[k].([]any)
-		if !ok {
-			im.skip(file, unit, "is not a list; agy drops the whole file for this")
-			continue
+		m[string(ev)] = im.handlerDefaults(file, name+"."+k, ev, raw[k])
+	}
+	for _, p := range codec.Hook().Decode(m, h) {
+		switch {
+		case p.Key == "enabled":
+			im.skip(file, name, "enabled %s, a load error that drops the whole file", p.Reason)
+			return nil
+		case p.Drops:
+			im.skip(file, name+"."+p.Key, "%s; agy drops the whole file for this", p.Reason)
+		default:
+			im.skip(file, name+"."+p.Key, "%s", p.Reason)
 		}
-		if e, _ := agy.EventNamed(string(ev)); e.Since.Known() {
+	}
+	for ev, groups := range h.Groups {
+		var kept []*model.MatcherGroup
+		for i, g := range groups {
+			unit := fmt.Sprintf("%s.%s[%d]", name, ev, i)
+			if p := matcherProblem(g.Matcher); g.Matcher != "" && g.Matcher != "*" && p != "" {
+				im.skip(file, unit, "%s", p)
+				continue
+			}
+			g.Handlers = im.checkHandlers(file, unit+".hooks", g.Handlers)
+			if len(g.Handlers) == 0 {
+				im.skip(file, unit, "no handler that can be imported")
+				continue
+			}
+			kept = append(kept, g)
+		}
+		h.Groups[ev] = kept
+		if len(kept) == 0 {
+			delete(h.Groups, ev)
+		}
+	}
+	for ev, hs := range h.Handlers {
+		if h.Handlers[ev] = im.checkHandlers(file, fmt.Sprintf("%s.%s", name, ev), hs); len(h.Handlers[ev]) == 0 {
+			delete(h.Handlers, ev)
+		}
+	}
+	for _, e := range agy.Events() {
+		if len(h.Groups[e.Name])+len(h.Handlers[e.Name]) > 0 && e.Since.Known() {
 			im.needs(e.Since)
-		}
-		if ev.Grouped() {
-			for i, g := range list {
-				if mg := im.group(file, fmt.Sprintf("%s[%d]", unit, i), g); mg != nil {
-					if h.Groups == nil {
-						h.Groups = map[model.Event][]*model.MatcherGroup{}
-					}
-					h.Groups[ev] = append(h.Groups[ev], mg)
-				}
-			}
-			continue
-		}
-		for i, x := range list {
-			u := fmt.Sprintf("%s[%d]", unit, i)
-			if xm, ok := x.(map[string]any); ok {
-				if _, grouped := xm["hooks"]; grouped {
-					im.skip(file, u, "a matcher group on %s, which takes handlers directly; agy rejects the whole file for this", ev)
-					continue
-				}
-			}
-			if hd := im.handler(file, u, x, false); hd != nil {
-				if h.Handlers == nil {
-					h.Handlers = map[model.Event][]*model.Handler{}
-				}
-				h.Handlers[ev] = append(h.Handlers[ev], hd)
-			}
 		}
 	}
 	if len(h.Groups) == 0 && len(h.Handlers) == 0 {
@@ -128,158 +132,100 @@ func (im *importer) hook(file, name string, v any) *model.Hook {
 	return h
 }
 
-func eventList() string {
-	names := make([]string, len(agy.EventNames()))
-	for i, ev := range agy.EventNames() {
-		names[i] = string(ev)
-	}
-	return strings.Join(names, ", ")
-}
-
-func (im *importer) group(file, unit string, v any) *model.MatcherGroup {
-	m, ok := v.(map[string]any)
+// handlerDefaults reports what render writes of the handlers of one event
+// that the live file leaves to agy's default — a timeout, a group's
+// matcher — and returns the event's list without a matcher group where
+// handlers belong, which it reports.
+func (im *importer) handlerDefaults(file, unit string, ev model.Event, v any) any {
+	list, ok := v.([]any)
 	if !ok {
-		im.skip(file, unit, "a matcher group is an object {matcher, hooks}; agy drops the whole file for this")
-		return nil
+		return v
 	}
-	g := &model.MatcherGroup{}
-	for _, k := range sortedKeys(m) {
-		if k != "matcher" && k != "hooks" {
-			im.skip(file, unit+"."+k, "unknown key in a matcher group; agy discards it")
+	var out []any
+	for i, x := range list {
+		u := fmt.Sprintf("%s[%d]", unit, i)
+		m, _ := x.(map[string]any)
+		if m == nil {
+			out = append(out, x)
+			continue
 		}
-	}
-	if mv, has := m["matcher"]; has {
-		s, ok := mv.(string)
-		if !ok {
-			im.skip(file, unit, "matcher is not a string; agy drops the whole file for this")
-			return nil
-		}
-		if p := matcherProblem(s); p != "" {
-			im.skip(file, unit, "%s", p)
-			return nil
-		}
-		g.Matcher = s
-	} else {
-		im.conv(file, unit+".matcher", "missing; written as \"\", the catch-all")
-	}
-	hs, ok := m["hooks"].([]any)
-	if !ok {
-		im.skip(file, unit, "hooks is missing or not a list; agy drops the whole file for this")
-		return nil
-	}
-	for i, x := range hs {
-		if hd := im.handler(file, fmt.Sprintf("%s.hooks[%d]", unit, i), x, true); hd != nil {
-			g.Handlers = append(g.Handlers, hd)
-		}
-	}
-	if len(g.Handlers) == 0 {
-		im.skip(file, unit, "no handler that can be imported")
-		return nil
-	}
-	return g
-}
-
-func (im *importer) handler(file, unit string, v any, grouped bool) *model.Handler {
-	m, ok := v.(map[string]any)
-	if !ok {
-		im.skip(file, unit, "a handler is an object; agy drops the whole file for this")
-		return nil
-	}
-	h := &model.Handler{Type: model.HandlerCommand, Timeout: model.DefaultTimeout}
-	if t, has := m["type"]; has {
-		s, _ := t.(string)
-		switch model.HandlerType(s) {
-		case model.HandlerCommand:
-		case model.HandlerPrompt:
-			h.Type = model.HandlerPrompt
-			im.needs(agy.BehaviourOf(agy.PromptHandlers).Since)
-		default:
-			im.skip(file, unit, "type %s: agy knows only \"command\" and \"prompt\" (case-sensitive) and drops the whole file", jsonText(t))
-			return nil
-		}
-	}
-	if t, has := m["timeout"]; has {
-		n, ok := t.(json.Number)
-		if !ok {
-			im.skip(file, unit, "timeout %s is not a number; agy drops the whole file for this", jsonText(t))
-			return nil
-		}
-		i, err := strconv.ParseInt(n.String(), 10, 32)
-		if err != nil {
-			im.skip(file, unit, "timeout %s is not a whole number of seconds; agy drops the whole file for this", n)
-			return nil
-		}
-		if i < 1 {
-			im.skip(file, unit, "timeout %d has no documented meaning in agy and agyconf refuses it", i)
-			return nil
-		}
-		h.Timeout = int(i)
-	} else {
-		im.conv(file, unit+".timeout", "missing; written as %d (the sources disagree on agy's default, 30 or 60 s)", model.DefaultTimeout)
-	}
-	str := func(k string) (string, bool, bool) {
-		x, has := m[k]
-		if !has {
-			return "", false, true
-		}
-		s, ok := x.(string)
-		return s, true, ok
-	}
-	for _, k := range sortedKeys(m) {
-		switch k {
-		case "type", "timeout", "command", "prompt", "model":
-		case "env", "cwd", "name", "background":
-			im.skip(file, unit+"."+k, "agy discards %s on a handler silently; pass what the command needs in the command line", k)
-		case "matcher":
-			if !grouped {
-				im.skip(file, unit+"."+k, "a matcher on a flat event; agy ignores it")
+		if !ev.Grouped() {
+			if _, grouped := m["hooks"]; grouped {
+				im.skip(file, u, "a matcher group on %s, which takes handlers directly; agy rejects the whole file for this", ev)
 				continue
 			}
-			fallthrough
+			timeoutDefault(im, file, u, m)
+			out = append(out, x)
+			continue
+		}
+		out = append(out, x)
+		if _, has := m["matcher"]; !has {
+			im.conv(file, u+".matcher", "missing; written as \"\", the catch-all")
+		}
+		hs, _ := m["hooks"].([]any)
+		for j, hx := range hs {
+			if hm, ok := hx.(map[string]any); ok {
+				timeoutDefault(im, file, fmt.Sprintf("%s.hooks[%d]", u, j), hm)
+			}
+		}
+	}
+	return out
+}
+
+func timeoutDefault(im *importer, file, unit string, m map[string]any) {
+	if _, has := m["timeout"]; !has {
+		im.conv(file, unit+".timeout", "missing; written as %d (the sources disagree on agy's default, 30 or 60 s)", model.DefaultTimeout)
+	}
+}
+
+// checkHandlers keeps the handlers a hook block can declare: a command
+// handler with a command and no prompt, a prompt handler with a prompt and
+// no command, no command line holding what looks like a credential, and
+// no extra member holding one.
+func (im *importer) checkHandlers(file, unit string, hs []*model.Handler) []*model.Handler {
+	var out []*model.Handler
+	for i, h := range hs {
+		u := fmt.Sprintf("%s[%d]", unit, i)
+		switch h.Type {
+		case model.HandlerPrompt:
+			im.needs(agy.BehaviourOf(agy.PromptHandlers).Since)
+			if h.Prompt == "" {
+				im.skip(file, u, "a prompt handler without a prompt")
+				continue
+			}
+			if h.Command != "" {
+				im.skip(file, u, "a prompt handler carrying command is refused by agy")
+				continue
+			}
 		default:
-			im.skip(file, unit+"."+k, "unknown handler key; agy discards it")
-		}
-	}
-	switch h.Type {
-	case model.HandlerCommand:
-		c, has, ok := str("command")
-		if !has || !ok || strings.TrimSpace(c) == "" {
-			im.skip(file, unit, "a command handler without a command (or with an empty one) runs nothing; agyconf refuses it")
-			return nil
-		}
-		for _, k := range []string{"prompt", "model"} {
-			if _, has := m[k]; has {
-				im.skip(file, unit, "a command handler carrying %s is refused by agy", k)
-				return nil
+			if strings.TrimSpace(h.Command) == "" {
+				im.skip(file, u, "a command handler without a command (or with an empty one) runs nothing; agyconf refuses it")
+				continue
+			}
+			if h.Prompt != "" || h.Model != "" {
+				im.skip(file, u, "a command handler carrying prompt or model is refused by agy")
+				continue
+			}
+			if commandSays(h.Command) {
+				// The config would print it, and a hook's command has no
+				// secret_file(): it stays in hooks.json, the user's.
+				im.skip(file, u, "the command holds what looks like a credential, which import never prints; have the command read it from a file (or a script hold it), then import again")
+				continue
 			}
 		}
-		if commandSays(c) {
-			// The config would print it, and a hook's command has no
-			// secret_file(): it stays in hooks.json, the user's.
-			im.skip(file, unit, "the command holds what looks like a credential, which import never prints; have the command read it from a file (or a script hold it), then import again")
-			return nil
-		}
-		h.Command = c
-	case model.HandlerPrompt:
-		p, has, ok := str("prompt")
-		if !has || !ok || p == "" {
-			im.skip(file, unit, "a prompt handler without a prompt")
-			return nil
-		}
-		if _, has := m["command"]; has {
-			im.skip(file, unit, "a prompt handler carrying command is refused by agy")
-			return nil
-		}
-		h.Prompt = p
-		if md, has, ok := str("model"); has {
-			if !ok || md == "" {
-				im.skip(file, unit, "model is not a non-empty string")
-				return nil
+		for _, k := range sortedKeys(h.Extra) {
+			var v any
+			_ = json.Unmarshal(h.Extra[k], &v)
+			if _, ok := im.extraMember(file, u+"."+k, "", k, v, true); !ok {
+				delete(h.Extra, k)
 			}
-			h.Model = md
 		}
+		if len(h.Extra) == 0 {
+			h.Extra = nil
+		}
+		out = append(out, h)
 	}
-	return h
+	return out
 }
 
 // noEnabled is a named hook imported without "enabled", and its report
@@ -306,4 +252,12 @@ func (im *importer) reportNoEnabled() {
 			im.items = append(im.items, n.item)
 		}
 	}
+}
+
+func eventList() string {
+	names := make([]string, len(agy.EventNames()))
+	for i, ev := range agy.EventNames() {
+		names[i] = string(ev)
+	}
+	return strings.Join(names, ", ")
 }

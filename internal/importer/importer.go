@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
@@ -144,24 +145,6 @@ type Result struct {
 	secretFiles map[string]string
 }
 
-// UnparsableError is an Import that read a live JSON file it cannot parse,
-// as render would refuse to merge into it: each file with the position
-// and message render gives. Nothing is imported, so that a config is never
-// written without what such a file holds.
-type UnparsableError struct{ Files []error }
-
-func (e *UnparsableError) Error() string {
-	var b strings.Builder
-	for i, f := range e.Files {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(f.Error())
-	}
-	b.WriteString("; import writes a config only from files it can read (render refuses to merge into them too): fix or move aside what cannot be read or does not parse, then import again")
-	return b.String()
-}
-
 // maxLiveFile bounds a live file read, the bound render and validate use.
 const maxLiveFile = 16 << 20
 
@@ -173,10 +156,7 @@ type importer struct {
 	// noEnabled are the named hooks imported without "enabled"
 	// (reportNoEnabled).
 	noEnabled []noEnabled
-	// unparsable are the live JSON files that do not parse as agy reads
-	// them: Import fails with all of them.
-	unparsable []error
-	files      map[string]File
+	files     map[string]File
 	// need is the oldest agy build that loads what was imported (a newer
 	// event, prompt handlers): the config's agy_version.
 	need        agy.Version
@@ -206,6 +186,9 @@ type importer struct {
 	// perSection is how many top-level blocks generate formats together
 	// (sections).
 	perSection int
+	// root is the workspace root being read (agy.WorkspaceRoots), "" in
+	// global scope: path and paths read from it.
+	root string
 }
 
 // Import reads the live files under opts.Root and returns the config that
@@ -268,9 +251,6 @@ func Import(opts Options) (*Result, error) {
 		}
 		return a.Unit < b.Unit
 	})
-	if len(im.unparsable) > 0 {
-		return nil, &UnparsableError{Files: im.unparsable}
-	}
 	if opts.Out == "" {
 		im.files = nil
 	}
@@ -296,49 +276,201 @@ func (im *importer) conv(p, unit, format string, args ...any) {
 }
 
 func (im *importer) run() {
-	// Skills first: they need nothing of the states, which are read
-	// meanwhile, and the MCP servers' values are judged against them.
-	im.skillDirs()
-	im.mcpFiles()
-	if p, ok := im.l.Path(agy.Hooks); ok {
-		if doc, ok := im.readJSON(p, "hooks"); ok {
-			im.cfg.Hooks = im.hooks(p, doc)
-		}
-	}
-	if p, ok := im.l.Path(agy.Rules); ok {
-		im.cfg.Rules = im.rules(p, "rules")
-	}
-	if p, ok := im.l.Path(agy.GlobalRules); ok {
-		im.cfg.Rules = append(im.cfg.Rules, im.globalRules(p)...)
-	}
-	if p, ok := im.l.Path(agy.Agents); ok {
-		im.cfg.Agents = im.agents(p, "agents")
-	}
-	im.readings()
-	im.workflowDirs()
-	im.settingsFile()
-	im.userConfigFile()
-	if p, ok := im.l.Path(agy.Ignore); ok {
-		im.cfg.Ignore = im.ignore(p)
-	}
-	if p, ok := im.l.Path(agy.Plugins); ok {
-		im.plugins(p)
-	}
-	im.unclaimedEnablement()
-	im.pluginServerNames()
-	im.legacyFolders()
+	roots := []string{""}
 	if im.opts.Scope == model.ScopeWorkspace {
-		for _, legacy := range []string{".agent", "_agents", "_agent"} {
-			if fi, err := im.tree.stat(legacy); err == nil && fi.IsDir() {
-				im.skip(legacy, "", "a legacy customization root; import reads .agents/, the root agyconf writes: move its files there first")
-			} else {
-				im.linkRefused(legacy, err)
+		roots = nil
+		for _, r := range agy.WorkspaceRoots() {
+			if !r.Legacy {
+				roots = append(roots, r.Path)
+				continue
+			}
+			fi, err := im.tree.stat(r.Path)
+			switch {
+			case err == nil && fi.IsDir():
+				roots = append(roots, r.Path)
+			case err != nil:
+				im.linkRefused(r.Path, err)
 			}
 		}
 	}
+	for i, root := range roots {
+		im.root = root
+		before := im.counts()
+		// Skills first: they need nothing of the states, which are read
+		// meanwhile, and the MCP servers' values are judged against them.
+		im.skillDirs()
+		im.mcpFiles()
+		if p, ok := im.path(agy.Hooks); ok {
+			if doc, ok := im.readJSON(p, "hooks"); ok {
+				im.cfg.Hooks = append(im.cfg.Hooks, im.hooks(p, doc)...)
+			}
+		}
+		if p, ok := im.path(agy.Rules); ok {
+			im.cfg.Rules = append(im.cfg.Rules, im.rules(p, "rules")...)
+		}
+		if p, ok := im.path(agy.Agents); ok {
+			im.cfg.Agents = append(im.cfg.Agents, im.agents(p, "agents")...)
+		}
+		im.workflowDirs()
+		if i == 0 {
+			if p, ok := im.l.Path(agy.GlobalRules); ok {
+				im.cfg.Rules = append(im.cfg.Rules, im.globalRules(p)...)
+			}
+			im.readings()
+			im.contexts()
+			im.settingsFile()
+			im.userConfigFile()
+			if p, ok := im.l.Path(agy.Ignore); ok {
+				im.cfg.Ignore = im.ignore(p)
+			}
+		}
+		if p, ok := im.path(agy.Plugins); ok {
+			im.plugins(p)
+		}
+		if root != "" {
+			for _, n := range []string{"AGENTS.md", "GEMINI.md"} {
+				if p := join(root, n); im.isFile(p) {
+					im.skip(p, "", "agy reads a workspace's %s at the workspace's top, beside %s/ (reference §1), and no source has it read from %s/: it has no effect here; move it up to keep it", n, root, root)
+				}
+			}
+		}
+		if i > 0 {
+			im.legacyRoot(root, roots[0], before)
+		}
+	}
+	im.root = ""
+	im.unclaimedEnablement()
+	im.pluginServerNames()
+	im.legacyFolders()
 	im.recognise()
 	im.reportNoEnabled()
 	sortConfig(im.cfg)
+}
+
+// contexts imports the files of global rules agy reads whole besides
+// GEMINI.md's block (agy.ContextFiles) into context blocks, which render
+// writes back as they are; a newer build reads them, so the config's
+// agy_version becomes that build's.
+func (im *importer) contexts() {
+	for _, r := range agy.ContextFiles() {
+		if r.Scope != im.opts.Scope || !im.exists(r.Path) {
+			continue
+		}
+		data, ok := im.readFile(r.Path)
+		if !ok {
+			continue
+		}
+		if !utf8.Valid(data) {
+			im.skip(r.Path, "", "is not valid UTF-8")
+			continue
+		}
+		body := normBody(string(data))
+		if strings.TrimSpace(body) == "" {
+			im.skip(r.Path, "", "is empty; a context block needs text")
+			continue
+		}
+		if r.Feature != "" {
+			im.needs(agy.BehaviourOf(r.Feature).Since)
+		}
+		c := &model.Context{Path: r.Path, Body: body}
+		im.bodyPath[c] = join("context", strings.ReplaceAll(strings.TrimPrefix(r.Path, ".gemini/"), "/", "-"))
+		im.cfg.Contexts = append(im.cfg.Contexts, c)
+	}
+}
+
+// isFile reports whether rel is a file the tree reads (a link it refuses,
+// or that leads nowhere, is none).
+func (im *importer) isFile(rel string) bool {
+	fi, err := im.tree.stat(rel)
+	return err == nil && !fi.IsDir()
+}
+
+// counts are how many of each kind the config holds so far.
+type counts struct{ servers, hooks, skills, rules, agents, workflows, plugins int }
+
+func (im *importer) counts() counts {
+	c := im.cfg
+	return counts{len(c.MCPServers), len(c.Hooks), len(c.Skills), len(c.Rules), len(c.Agents), len(c.Workflows), len(c.Plugins)}
+}
+
+// legacyRoot keeps what a legacy workspace root (agy.WorkspaceRoots)
+// added since before, less what the roots read before it already name,
+// and says where render writes it: under first, .agents/.
+func (im *importer) legacyRoot(root, first string, before counts) {
+	n := 0
+	keep := func(kind string, names []string, from int) []int {
+		seen := map[string]bool{}
+		for _, x := range names[:from] {
+			seen[x] = true
+		}
+		var out []int
+		for i := from; i < len(names); i++ {
+			if seen[names[i]] {
+				im.skip(root, kind+" "+names[i], "%s also holds a %s of this name, which is imported; agy reads both roots (two of one name: one wins)", first, kind)
+				continue
+			}
+			seen[names[i]] = true
+			out = append(out, i)
+			n++
+		}
+		return out
+	}
+	c := im.cfg
+	c.MCPServers = pick(c.MCPServers, keep("MCP server", names(c.MCPServers, func(x *model.MCPServer) string { return x.Name }), before.servers), before.servers)
+	c.Hooks = pick(c.Hooks, keep("hook", names(c.Hooks, func(x *model.Hook) string { return x.Name }), before.hooks), before.hooks)
+	c.Skills = pick(c.Skills, keep("skill", names(c.Skills, func(x *model.Skill) string { return x.Name }), before.skills), before.skills)
+	c.Rules = pick(c.Rules, keep("rule", names(c.Rules, func(x *model.Rule) string { return x.Name }), before.rules), before.rules)
+	c.Agents = pick(c.Agents, keep("subagent", names(c.Agents, func(x *model.Agent) string { return x.Name }), before.agents), before.agents)
+	c.Workflows = pick(c.Workflows, keep("workflow", names(c.Workflows, func(x *model.Workflow) string { return x.Name }), before.workflows), before.workflows)
+	c.Plugins = pick(c.Plugins, keep("plugin", names(c.Plugins, func(x *model.Plugin) string { return x.Name }), before.plugins), before.plugins)
+	if n > 0 {
+		r := agy.WorkspaceRoots()[0]
+		im.conv(root, "", "a legacy customization root, which agy still reads (%s): what it holds is imported, and render writes it under %s/, the root agyconf writes; remove %s/ once that is in place, or agy reads both", r.Source, first, root)
+	}
+}
+
+func names[T any](xs []T, name func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = name(x)
+	}
+	return out
+}
+
+// pick keeps xs[:from] and the items of xs at keep.
+func pick[T any](xs []T, keep []int, from int) []T {
+	out := xs[:from:from]
+	for _, i := range keep {
+		out = append(out, xs[i])
+	}
+	return out
+}
+
+// path is where a kind's one file or folder is in the root being read:
+// the layout's, in a legacy workspace root that root's (.agent/hooks.json).
+func (im *importer) path(k agy.KindID) (string, bool) {
+	p, ok := im.l.Path(k)
+	return im.inRoot(p), ok
+}
+
+// paths is path for a kind with more than one folder.
+func (im *importer) paths(k agy.KindID) []string {
+	ps := im.l.Paths(k)
+	for i, p := range ps {
+		ps[i] = im.inRoot(p)
+	}
+	return ps
+}
+
+func (im *importer) inRoot(p string) string {
+	first := agy.WorkspaceRoots()[0].Path
+	if im.root == "" || im.root == first {
+		return p
+	}
+	if rest, ok := strings.CutPrefix(p, first+"/"); ok {
+		return im.root + "/" + rest
+	}
+	return p
 }
 
 // legacyFolders lists what lies in the folders agy no longer reads
@@ -385,9 +517,15 @@ func (im *importer) sameFolderAsOneOf(rel string, dirs []string) bool {
 }
 
 // readings reports the files at the places of agy's table that agyconf
-// only reads (agy.Reading): they stay the user's, as they are.
+// only reads (agy.Reading): they stay the user's, as they are. Skills
+// there are imported (skillDirs).
 func (im *importer) readings() {
 	for _, k := range agy.Kinds() {
+		if k.ID == agy.Skills || k.ID == agy.GlobalRules {
+			// Imported: skills (skillDirs), files of global rules
+			// (contexts).
+			continue
+		}
 		for _, r := range k.Reads {
 			if r.Scope != im.opts.Scope {
 				continue
@@ -472,38 +610,33 @@ func (im *importer) readJSONOther(rel, schemaName string) (any, bool) {
 	return im.readJSONFile(rel, schemaName, false)
 }
 
-// readJSONFile reads a live JSON file as agy reads it. One render merges
-// into (shared) that does not parse fails the import, as it fails render.
+// readJSONFile reads a live JSON file as agy reads it. One that cannot be
+// read or does not parse is reported, with its position, and the rest of
+// the tree is still imported: the config declares nothing of the file,
+// and render refuses to merge into a shared one (one render merges into)
+// until it is fixed, as it does now.
 func (im *importer) readJSONFile(rel, schemaName string, shared bool) (any, bool) {
 	data, _, err := im.tree.readFile(rel, maxLiveFile)
-	var nr *confine.NotRegularError
-	var tl *confine.TooLargeError
-	if shared && (errors.As(err, &nr) || errors.As(err, &tl)) {
-		// A file there that render cannot read either (a named pipe,
-		// a device, a file too large): the import fails as the render
-		// would. Where no file can be (a folder above it is none),
-		// there is nothing to import, and the report says why.
-		im.unparsable = append(im.unparsable, fmt.Errorf("%s %s", rel, readProblem(err)))
-		return nil, false
-	}
 	if !im.readOK(rel, err) {
 		return nil, false
 	}
+	if len(data) == 0 && schemaName == "mcp_config" {
+		// What agy writes itself on its first run, read as no servers
+		// (agy.MCPEmptyFile).
+		return map[string]any{}, true
+	}
 	t, err := jsonmerge.Read(data, jsonmerge.AgySyntax(schemaName))
 	if err != nil {
-		if shared {
-			// render refuses to merge into such a file, with this
-			// message: a config imported without it would not be the
-			// truth.
-			im.unparsable = append(im.unparsable, fmt.Errorf("%s: %w", rel, err))
-			return nil, false
-		}
 		var se *jsonmerge.SyntaxError
 		line, col, msg := 1, 1, err.Error()
 		if errors.As(err, &se) {
 			line, col, msg = se.Pos.Line, se.Pos.Column, se.Msg
 		}
-		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: "does not parse: " + msg})
+		reason := "does not parse: " + msg
+		if shared {
+			reason += "; render refuses to merge into it until it is fixed, so nothing of it is declared"
+		}
+		im.items = append(im.items, Item{Kind: KindNotImported, Path: rel, Line: line, Column: col, Reason: reason})
 		return nil, false
 	}
 	return t.Value(), true

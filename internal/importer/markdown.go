@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/apply"
+	"github.com/agyconf/agyconf/internal/codec"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/frontmatter"
 	"github.com/agyconf/agyconf/internal/model"
@@ -105,18 +107,24 @@ func fmStrings(v any) ([]string, bool) {
 	return out, true
 }
 
-func (im *importer) unknownKeys(rel string, m map[string]any, known ...string) {
-	for _, k := range sortedKeys(m) {
-		found := false
-		for _, kk := range known {
-			if k == kk {
-				found = true
-			}
-		}
-		if !found {
-			im.skip(rel, k, "a frontmatter key the input language does not know; it is not written")
+// frontmatterExtra keeps the members of extra that hold no credential;
+// each other one is reported and left out (extraMember, by name too).
+func (im *importer) frontmatterExtra(rel string, extra map[string]json.RawMessage, m map[string]any) map[string]json.RawMessage {
+	return im.keepExtra(rel, extra, m, true)
+}
+
+// keepExtra keeps the members of extra that hold no credential, judged by
+// value and, with byName, by key; each other one is reported and left out.
+func (im *importer) keepExtra(rel string, extra map[string]json.RawMessage, m map[string]any, byName bool) map[string]json.RawMessage {
+	for _, k := range sortedKeys(extra) {
+		if _, ok := im.extraMember(rel, k, pointer(k), k, m[k], byName); !ok {
+			delete(extra, k)
 		}
 	}
+	if len(extra) == 0 {
+		return nil
+	}
+	return extra
 }
 
 // skills imports every skill folder under dir; bodyDir is where bodies
@@ -186,7 +194,7 @@ func (im *importer) readAhead(dir string, entries []fs.DirEntry) *ahead {
 	a := &ahead{read: make([]bool, len(entries)), res: make([]*skillRead, len(entries)),
 		done: make([]chan struct{}, len(entries)), slots: make(chan struct{}, prefetchWindow)}
 	for i, e := range entries {
-		if e.IsDir() && skillNameProblem(e.Name()) == "" {
+		if e.IsDir() && entryNameProblem(e.Name()) == "" {
 			a.read[i], a.done[i] = true, make(chan struct{})
 		}
 	}
@@ -244,11 +252,12 @@ func (im *importer) readSkill(rel string) *skillRead {
 	return r
 }
 
-func (im *importer) skill(rel, name, outDir string, pre *skillRead) *model.Skill {
-	if p := skillNameProblem(name); p != "" {
-		im.skip(rel, "", "the skill name %q cannot be declared: %s", name, p)
+func (im *importer) skill(rel, dirName, outDir string, pre *skillRead) *model.Skill {
+	if p := entryNameProblem(dirName); p != "" {
+		im.skip(rel, "", "the skill folder %q cannot be declared: %s", dirName, p)
 		return nil
 	}
+	name := dirName
 	md := join(rel, "SKILL.md")
 	if pre == nil {
 		pre = im.readSkill(rel)
@@ -270,8 +279,17 @@ func (im *importer) skill(rel, name, outDir string, pre *skillRead) *model.Skill
 		im.skip(md, "", "the frontmatter has no description, which a skill needs")
 		return nil
 	}
-	if n, has := m["name"]; has && n != name {
-		im.skip(md, "", "the frontmatter names the skill %v, but its folder is %q; rename one of them", n, name)
+	if n, has := m["name"]; has {
+		// agy names the skill by its frontmatter, whatever its folder.
+		s, isStr := n.(string)
+		if !isStr {
+			im.skip(md, "", "the frontmatter's name is not a string")
+			return nil
+		}
+		name = s
+	}
+	if p := skillNameProblem(name); p != "" {
+		im.skip(rel, "", "the skill name %q cannot be declared: %s", name, p)
 		return nil
 	}
 	files, err := pre.files, pre.filesErr
@@ -283,7 +301,10 @@ func (im *importer) skill(rel, name, outDir string, pre *skillRead) *model.Skill
 		return nil
 	}
 	s := &model.Skill{Name: name}
-	extraKeys := im.skillKeys(m, s)
+	if name != dirName {
+		s.Folder = dirName
+	}
+	extraKeys := im.skillKeys(rel, m, s)
 	if len(files) == 1 && !extraKeys {
 		if l := agy.LimitOf(agy.SkillBody); l.Exceeds(body) {
 			im.skip(md, "", "the body is %d %s; %s, so agyconf refuses more", l.Measure(body), l.Unit, l.Summary)
@@ -294,7 +315,7 @@ func (im *importer) skill(rel, name, outDir string, pre *skillRead) *model.Skill
 			return nil
 		}
 		s.Description, s.Body = desc, body
-		im.bodyPath[s] = join(outDir, name+".md")
+		im.bodyPath[s] = join(outDir, dirName+".md")
 		return s
 	}
 	for _, f := range files {
@@ -304,11 +325,11 @@ func (im *importer) skill(rel, name, outDir string, pre *skillRead) *model.Skill
 		}
 	}
 	// The folder is copied as it is, SKILL.md's keys with it.
-	s.Icon, s.DisableSlashCommand = "", nil
+	s.Icon, s.DisableSlashCommand, s.Extra = "", nil, nil
 	s.Files, s.Source = files, im.abs(rel)
 	switch {
 	case im.opts.Out != "":
-		src := join(outDir, name)
+		src := join(outDir, dirName)
 		for _, f := range files {
 			im.files[join(src, f.Path)] = File{Data: f.Data, Executable: f.Executable}
 		}
@@ -323,55 +344,29 @@ func (im *importer) skill(rel, name, outDir string, pre *skillRead) *model.Skill
 	return s
 }
 
-// skillKeys reads the SKILL.md keys a skill block writes (agy.SkillFields)
-// into s, and reports whether the frontmatter holds anything else, which
-// only copying the folder as it is keeps.
-func (im *importer) skillKeys(m map[string]any, s *model.Skill) (extra bool) {
-	known := map[string]bool{"name": true, "description": true}
-	meta, _ := m["metadata"].(map[string]any)
+// skillKeys reads a SKILL.md's frontmatter into s through the codec's
+// table (name and description are the caller's), keys it does not know
+// into extra, and reports whether something is left that only copying the
+// folder as it is keeps (a metadata with more than an icon, a value of
+// another type).
+func (im *importer) skillKeys(rel string, m map[string]any, s *model.Skill) (copyFolder bool) {
+	name, desc := s.Name, s.Description
+	for _, p := range codec.Skill().Decode(m, s) {
+		if p.Key != "name" && p.Key != "description" {
+			copyFolder = true
+		}
+	}
 	for _, f := range agy.SkillFields() {
-		var v any
-		var has bool
-		switch len(f.Path) {
-		case 1:
-			v, has = m[f.Path[0]]
-			known[f.Path[0]] = true
-		case 2:
-			v, has = meta[f.Path[1]]
+		if v, ok := s.Value(f.Key()).(*string); ok && *v != "" {
+			im.needs(f.Since())
 		}
-		if !has {
-			continue
-		}
-		im.needs(f.Since())
-		switch dst := s.Value(f.Key()).(type) {
-		case *string:
-			str, ok := v.(string)
-			if !ok || str == "" {
-				extra = true
-				continue
-			}
-			*dst = str
-		case **bool:
-			b, ok := v.(bool)
-			if !ok {
-				extra = true
-				continue
-			}
-			*dst = &b
+		if v, ok := s.Value(f.Key()).(**bool); ok && *v != nil {
+			im.needs(f.Since())
 		}
 	}
-	if _, has := m["metadata"]; has {
-		// Only a metadata of icon alone is a skill block's to write.
-		_, iconOnly := meta["icon"]
-		extra = extra || meta == nil || len(meta) != 1 || !iconOnly
-		known["metadata"] = true
-	}
-	for k := range m {
-		if !known[k] {
-			extra = true
-		}
-	}
-	return extra
+	s.Name, s.Description = name, desc
+	s.Extra = im.frontmatterExtra(rel, s.Extra, m)
+	return copyFolder
 }
 
 // flatSkill imports a flat skills/<name>.md, which render writes as
@@ -400,7 +395,7 @@ func (im *importer) flatSkill(dir, rel, name, outDir string) *model.Skill {
 		return nil
 	}
 	s := &model.Skill{Name: name, Description: desc, Body: body}
-	if im.skillKeys(m, s) {
+	if im.skillKeys(rel, m, s) {
 		im.skip(rel, "", "the frontmatter has keys a skill block does not write; agyconf writes a skill with such keys only from a folder (source): make it %s/SKILL.md first", name)
 		return nil
 	}
@@ -490,65 +485,35 @@ func (im *importer) rules(dir, outDir string) []*model.Rule {
 		if !ok {
 			continue
 		}
-		r := &model.Rule{Name: name, Trigger: model.TriggerAlwaysOn, Body: body}
-		t, has, isStr := fmString(m, "trigger")
-		switch {
-		case !has:
-			im.conv(rel, "trigger", "missing; written as always_on")
-		case !isStr:
-			im.skip(rel, "", "trigger is not a string")
-			continue
-		case t == model.TriggerAlwaysOn || t == model.TriggerGlob || t == model.TriggerModelDecision || t == model.TriggerManual:
-			r.Trigger = t
-		default:
-			im.skip(rel, "", "trigger %q is not one of always_on, glob, model_decision, manual", t)
+		if g, isList := m["globs"].([]any); isList {
+			if xs, ok := fmStrings(g); ok {
+				im.conv(rel, "globs", "a list; written as one comma-separated string, the form Antigravity reads")
+				m["globs"] = strings.Join(xs, ",")
+			}
+		}
+		// Exactly as it was: no trigger invented (render writes none for
+		// a rule that has none), every other key kept in extra.
+		r := &model.Rule{Name: name, Body: body}
+		bad := false
+		for _, p := range codec.Rule().Decode(m, r) {
+			im.skip(rel, p.Key, "%s", p.Reason)
+			bad = bad || p.Key == "trigger" || p.Key == "globs"
+		}
+		if bad {
 			continue
 		}
-		if g, has := m["globs"]; has {
-			var globs []string
-			switch gv := g.(type) {
-			case string:
-				globs = strings.Split(gv, ",")
-			default:
-				xs, ok := fmStrings(g)
-				if !ok {
-					im.skip(rel, "", "globs is neither a string nor a list of strings")
-					continue
-				}
-				im.conv(rel, "globs", "a list; written as one comma-separated string, the form Antigravity reads")
-				globs = xs
-			}
-			var clean []string
-			for _, x := range globs {
-				if x = strings.TrimSpace(x); x != "" {
-					clean = append(clean, x)
-				}
-			}
-			if r.Trigger != model.TriggerGlob {
-				im.skip(rel, "globs", "globs apply only to trigger glob; Antigravity ignores them here")
-			} else {
-				if s, isStr := g.(string); isStr && s != strings.Join(clean, ",") {
-					im.conv(rel, "globs", "written as %q (spaces and empty parts dropped)", strings.Join(clean, ","))
-				}
-				r.Globs = clean
-			}
+		if g, isStr := m["globs"].(string); isStr && g != strings.Join(r.Globs, ",") {
+			im.conv(rel, "globs", "written as %q (spaces and empty parts dropped)", strings.Join(r.Globs, ","))
 		}
 		if r.Trigger == model.TriggerGlob && len(r.Globs) == 0 {
 			im.skip(rel, "", "trigger glob without globs")
 			continue
 		}
-		if d, has, isStr := fmString(m, "description"); has {
-			if !isStr || d == "" {
-				im.skip(rel, "description", "is not a non-empty string")
-			} else {
-				r.Description = d
-			}
-		}
 		if r.Trigger == model.TriggerModelDecision && r.Description == "" {
 			im.skip(rel, "", "trigger model_decision without a description")
 			continue
 		}
-		im.unknownKeys(rel, m, "trigger", "globs", "description")
+		r.Extra = im.frontmatterExtra(rel, r.Extra, m)
 		// No limit per rule: agy cuts what is over the budget of all rules
 		// together (agy.RuleBudget), which render reports as a warning.
 		if !im.bodyOK(rel, body, "") {
@@ -707,51 +672,39 @@ func (im *importer) agent(rel, name string) *model.Agent {
 		im.skip(rel, "", "the frontmatter has no description, which a subagent needs")
 		return nil
 	}
-	for _, key := range sortedKeys(m) {
-		f, known := agy.AgentFieldOf(key)
-		if !known {
-			// A key agyconf does not know is carried over as it is.
-			if raw, ok := im.extraMember(rel, key, pointer(key), key, m[key], true); ok {
-				if a.Extra == nil {
-					a.Extra = map[string]json.RawMessage{}
+	for _, f := range agy.AgentFields() {
+		// Other tools' agent files write a list as one comma-separated
+		// string, which agy's typed decoder does not read (lint's
+		// agent/schema: the agent is dropped): written as the list.
+		if str, isStr := m[f.Key].(string); isStr && f.Type == agy.FieldStrings && !f.ShapeUnknown {
+			var xs []any
+			for _, x := range strings.Split(str, ",") {
+				if x = strings.TrimSpace(x); x != "" {
+					xs = append(xs, x)
 				}
-				a.Extra[key] = raw
 			}
-			continue
-		}
-		if key == "name" {
-			continue
-		}
-		v := m[key]
-		switch dst := a.Value(key).(type) {
-		case *string:
-			s, ok := v.(string)
-			if !ok || s == "" {
-				im.skip(rel, key, "is not a non-empty string; not written")
-				continue
-			}
-			*dst = s
-		case *[]string:
-			xs, ok := fmStrings(v)
-			if !ok {
-				im.skip(rel, key, "is not a list of strings; not written")
-				continue
-			}
-			*dst = xs
-		case **bool:
-			b, ok := v.(bool)
-			if !ok {
-				im.skip(rel, key, "is not a boolean; not written")
-				continue
-			}
-			*dst = &b
-		default:
-			panic(fmt.Sprintf("importer: agent frontmatter key %s has no field in model.Agent", key))
-		}
-		if since := f.Since(); since.Known() {
-			im.needs(since)
+			m[f.Key] = xs
+			im.conv(rel, f.Key, "one comma-separated string, which agy's typed decoder does not read (the subagent is dropped: agyconf validate, agent/schema); written as a list of %d", len(xs))
 		}
 	}
+	for _, p := range codec.Agent().Decode(m, a) {
+		if p.Key == "name" || p.Key == "description" {
+			continue
+		}
+		im.skip(rel, p.Key, "%s; not written", p.Reason)
+	}
+	a.Name, a.Description = name, d
+	for _, f := range agy.AgentFields() {
+		if f.Key == "name" || f.Key == "description" {
+			continue
+		}
+		if _, set := codecGet(a, f.Key); set {
+			if since := f.Since(); since.Known() {
+				im.needs(since)
+			}
+		}
+	}
+	a.Extra = im.frontmatterExtra(rel, a.Extra, m)
 	if body == "" {
 		im.skip(rel, "", "the body (the system prompt) is empty")
 		return nil
@@ -762,7 +715,7 @@ func (im *importer) agent(rel, name string) *model.Agent {
 // skillDirs imports skills: with product "both" in global scope from both
 // folders, which render writes alike (agy.Skills).
 func (im *importer) skillDirs() {
-	dirs := im.l.Paths(agy.Skills)
+	dirs := im.paths(agy.Skills)
 	byName := map[string]*model.Skill{}
 	from := map[string]string{}
 	for _, dir := range dirs {
@@ -776,9 +729,26 @@ func (im *importer) skillDirs() {
 			byName[s.Name], from[s.Name] = s, dir
 		}
 	}
+	// The places agy reads skills from that agyconf does not write
+	// (~/.gemini/skills/): imported, and written where agyconf writes.
+	k, _ := agy.KindOf(agy.Skills)
+	elsewhere := map[string]bool{}
+	for _, r := range k.Reads {
+		if r.Scope != im.opts.Scope || im.root != "" && im.root != agy.WorkspaceRoots()[0].Path {
+			continue
+		}
+		for _, s := range im.skills(r.Path, "skills") {
+			if _, dup := byName[s.Name]; dup {
+				im.skip(join(r.Path, cmp.Or(s.Folder, s.Name)), "", "%s also holds a skill of this name, which is imported: agy reads both (%s), and which one wins is unknown", from[s.Name], r.Source)
+				continue
+			}
+			byName[s.Name], from[s.Name], elsewhere[s.Name] = s, r.Path, true
+			im.conv(join(r.Path, cmp.Or(s.Folder, s.Name)), "", "a skill agy reads here too (%s): render writes it to %s, %s; remove it here once that is in place, or agy loads it twice", r.Source, strings.Join(dirs, " and "), r.Why)
+		}
+	}
 	for _, n := range sortedKeys(byName) {
 		for _, dir := range dirs {
-			if dir != from[n] && !im.exists(join(dir, n)) && !im.exists(join(dir, n+".md")) {
+			if dir != from[n] && !elsewhere[n] && !im.exists(join(dir, n)) && !im.exists(join(dir, n+".md")) {
 				im.conv(join(from[n], n), "", "render writes it to %s too (product %q reads skills from both folders: agy.Skills)", dir, im.opts.Product)
 			}
 		}
@@ -805,7 +775,7 @@ func sameSkill(a, b *model.Skill) bool {
 // workflowDirs imports workflows: with product "both" from both folders,
 // which render writes alike.
 func (im *importer) workflowDirs() {
-	dirs := im.l.Paths(agy.Workflows)
+	dirs := im.paths(agy.Workflows)
 	byName := map[string]*model.Workflow{}
 	from := map[string]string{}
 	for _, dir := range dirs {
@@ -851,14 +821,10 @@ func (im *importer) workflows(dir string) []*model.Workflow {
 			continue
 		}
 		w := &model.Workflow{Name: name, Body: body}
-		if d, has, isStr := fmString(m, "description"); has {
-			if !isStr || d == "" {
-				im.skip(rel, "description", "is not a non-empty string; not written")
-			} else {
-				w.Description = d
-			}
+		for _, p := range codec.Workflow().Decode(m, w) {
+			im.skip(rel, p.Key, "%s; not written", p.Reason)
 		}
-		im.unknownKeys(rel, m, "description")
+		w.Extra = im.frontmatterExtra(rel, w.Extra, m)
 		if !im.bodyOK(rel, body, agy.WorkflowBody) {
 			continue
 		}
@@ -906,4 +872,14 @@ func (im *importer) ignore(rel string) *model.Ignore {
 		return nil
 	}
 	return ig
+}
+
+// codecGet reports whether the agent sets a frontmatter key.
+func codecGet(a *model.Agent, key string) (any, bool) {
+	for _, m := range codec.Agent().Members(a) {
+		if m.Key == key {
+			return m.Value, true
+		}
+	}
+	return nil, false
 }

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/codec"
 	"github.com/agyconf/agyconf/internal/config"
 
 	"github.com/agyconf/agyconf/internal/model"
@@ -19,7 +19,7 @@ import (
 const legacyIDEMCP = ".gemini/antigravity/mcp_config.json"
 
 func (im *importer) mcpFiles() {
-	p, ok := im.l.Path(agy.MCPConfig)
+	p, ok := im.path(agy.MCPConfig)
 	if !ok {
 		return
 	}
@@ -27,7 +27,7 @@ func (im *importer) mcpFiles() {
 	if doc, ok := im.readJSON(p, "mcp_config"); ok {
 		servers = im.mcpServers(p, doc, "")
 	}
-	if im.opts.Scope == model.ScopeGlobal && im.opts.Product != model.ProductCLI {
+	if im.opts.Scope == model.ScopeGlobal && im.opts.Product != model.ProductCLI && im.root == "" {
 		if doc, ok := im.readJSONOther(legacyIDEMCP, "mcp_config"); ok {
 			have := map[string]bool{}
 			for _, s := range servers {
@@ -43,13 +43,7 @@ func (im *importer) mcpFiles() {
 			}
 		}
 	}
-	im.cfg.MCPServers = servers
-}
-
-var mcpKnown = map[string]bool{
-	"command": true, "args": true, "env": true, "cwd": true, "serverUrl": true, "url": true, "httpUrl": true,
-	"type": true, "headers": true, "authProviderType": true, "oauth": true, "disabled": true,
-	"disabledTools": true, "enabled": true, "enabledTools": true, "timeoutSeconds": true, "tools": true,
+	im.cfg.MCPServers = append(im.cfg.MCPServers, servers...)
 }
 
 // mcpServers imports the servers of one mcp_config.json; ns is the
@@ -87,76 +81,62 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 		im.skip(file, unit, "the server name cannot be declared: %s", p)
 		return nil
 	}
-	m, ok := v.(map[string]any)
+	raw, ok := v.(map[string]any)
 	if !ok {
 		im.skip(file, unit, "is not an object; agy drops it")
 		return nil
 	}
-	// Type violations agy answers by dropping the server (reference §3).
-	for _, k := range []string{"command", "serverUrl", "url", "httpUrl", "cwd", "authProviderType"} {
-		if x, has := m[k]; has {
-			if _, isStr := x.(string); !isStr {
-				im.skip(file, unit, "%s is not a string; agy drops the server", k)
-				return nil
-			}
-		}
-	}
-	for _, k := range []string{"args", "disabledTools"} {
-		if x, has := m[k]; has {
-			if _, ok := stringList(x); !ok {
-				im.skip(file, unit, "%s is not a list of strings; agy drops the server", k)
-				return nil
-			}
-		}
-	}
-	for _, k := range []string{"env", "headers"} {
-		if x, has := m[k]; has {
-			if _, ok := stringMap(x); !ok {
-				im.skip(file, unit, "%s is not an object of strings; agy drops the server", k)
-				return nil
-			}
-		}
-	}
-	if a, has := m["authProviderType"]; has && a != "google_credentials" {
-		im.skip(file, unit, "authProviderType %q: agy accepts only \"google_credentials\" and drops the server", a)
-		return nil
-	}
-	var extra map[string]json.RawMessage
-	for _, k := range sortedKeys(m) {
-		if mcpKnown[k] {
-			continue
-		}
-		// A field agyconf does not know is carried over as it is.
-		if raw, ok := im.extraMember(file, unit+"."+k, pointer("mcpServers", name, k), k, m[k], true); ok {
-			if extra == nil {
-				extra = map[string]json.RawMessage{}
-			}
-			extra[k] = raw
-		}
-	}
-	if e, has := m["enabled"]; has {
-		im.skip(file, unit+".enabled", "agy does not read enabled on a server (it runs whatever enabled says: %v); write disabled = true to turn it off", jsonText(e))
-	}
-
-	srv := &model.MCPServer{Name: name, Extra: extra}
-	secretsBefore := im.nSecrets
-	str := func(k string) string { s, _ := m[k].(string); return s }
 	// Every URL field, the ones agy ignores too, is searched for
 	// credentials, so that none is printed anywhere (redactValues).
+	str := func(k string) string { s, _ := raw[k].(string); return s }
 	shownURL, urlCreds := map[string]string{}, map[string][]string{}
 	for _, k := range []string{"serverUrl", "url", "httpUrl"} {
 		if u := str(k); u != "" {
 			shownURL[k], urlCreds[k] = im.urlSecrets(u)
 		}
 	}
-	remoteURL, urlKey := str("serverUrl"), "serverUrl"
-	if remoteURL == "" && str("url") != "" {
-		remoteURL, urlKey = str("url"), "url"
+	// The address agy reads, as serverUrl: url (agy reads it too) and
+	// httpUrl (Gemini CLI's, which agy ignores) are written as serverUrl.
+	m := make(map[string]any, len(raw))
+	for k, x := range raw {
+		m[k] = x
 	}
-	if remoteURL == "" && str("httpUrl") != "" {
-		remoteURL, urlKey = str("httpUrl"), "httpUrl"
+	urlKey := "serverUrl"
+	if _, has := m["serverUrl"]; !has {
+		for _, k := range []string{"url", "httpUrl"} {
+			if u, isStr := m[k].(string); isStr && u != "" {
+				m["serverUrl"], urlKey = u, k
+				delete(m, k)
+				break
+			}
+		}
 	}
-	if remoteURL != "" {
+	srv := &model.MCPServer{Name: name}
+	secretsBefore := im.nSecrets
+	for _, p := range codec.MCPServer().Decode(m, srv) {
+		switch {
+		case p.Drops:
+			im.skip(file, unit, "%s %s; agy drops the server", p.Key, p.Reason)
+			return nil
+		case p.Key == "enabled":
+			im.skip(file, unit+".enabled", "agy does not read enabled on a server (it runs whatever enabled says: %s); write disabled = true to turn it off", jsonText(m["enabled"]))
+		case p.Key == "url" || p.Key == "httpUrl":
+			im.skip(file, unit+"."+p.Key, "serverUrl wins over it; agy ignores it")
+		default:
+			im.skip(file, unit+"."+p.Key, "%s", p.Reason)
+		}
+	}
+	for _, k := range sortedKeys(srv.Extra) {
+		// A field agyconf does not know is carried over as it is, unless
+		// it holds what looks like a credential.
+		if _, ok := im.extraMember(file, unit+"."+k, pointer("mcpServers", name, k), k, raw[k], true); !ok {
+			delete(srv.Extra, k)
+		}
+	}
+	if len(srv.Extra) == 0 {
+		srv.Extra = nil
+	}
+	if remoteURL := srv.ServerURL; remoteURL != "" {
 		if u, err := url.Parse(remoteURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
 			// Quoted with its credentials redacted: url.Parse's own
 			// error would quote them.
@@ -173,87 +153,75 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 				urlKey, shownURL[urlKey], strings.Join(creds, ", "), where)
 			return nil
 		}
-	}
-	switch urlKey {
-	case "url":
-		im.conv(file, unit+".url", "written as serverUrl, the field agy reads first (agy reads url too: no change in behaviour)")
-	case "httpUrl":
-		im.conv(file, unit+".httpUrl", "written as serverUrl: agy does not read httpUrl, so this server connected nowhere until now")
-	}
-	if urlKey == "serverUrl" {
-		for _, k := range []string{"url", "httpUrl"} {
-			if _, has := m[k]; has {
-				im.skip(file, unit+"."+k, "serverUrl wins over it; agy ignores it")
-			}
+		switch urlKey {
+		case "url":
+			im.conv(file, unit+".url", "written as serverUrl, the field agy reads first (agy reads url too: no change in behaviour)")
+		case "httpUrl":
+			im.conv(file, unit+".httpUrl", "written as serverUrl: agy does not read httpUrl, so this server connected nowhere until now")
 		}
-	}
-	if _, has := m["type"]; has {
-		im.skip(file, unit+".type", "not written: agyconf writes remote servers as serverUrl, which needs no type")
-	}
-	if remoteURL != "" {
-		srv.ServerURL = remoteURL
-		for _, k := range []string{"command", "args", "env", "cwd"} {
-			if _, has := m[k]; has {
+		// What only a local server has: agy uses the URL.
+		for k, field := range map[string]bool{"command": srv.Command != "", "args": srv.Args != nil, "env": srv.Env != nil, "cwd": srv.Cwd != ""} {
+			if field {
 				im.skip(file, unit+"."+k, "a remote server (%s) ignores it: agy uses the URL", urlKey)
 			}
 		}
-		if h, has := m["headers"]; has {
-			hm, _ := stringMap(h)
-			srv.Headers = im.secretMap(file, ns, name, "headers", hm)
+		srv.Command, srv.Args, srv.Env, srv.Cwd = "", nil, nil, ""
+		if srv.Headers != nil {
+			srv.Headers = im.secretMap(file, ns, name, "headers", textMap(srv.Headers))
 		}
-		if a := str("authProviderType"); a != "" {
-			srv.AuthProviderType = a
-		}
-		if o, has := m["oauth"]; has {
-			srv.OAuth = im.oauth(file, ns, name, unit+".oauth", o)
+		if srv.OAuth != nil {
+			srv.OAuth = im.oauth(file, ns, name, unit+".oauth", srv.OAuth)
 		}
 		srv.SecretMode = model.SecretInline
 	} else {
-		cmd := str("command")
-		if cmd == "" {
+		if srv.Command == "" {
 			im.skip(file, unit, "no command, serverUrl or url: agy loads it and never connects")
 			return nil
 		}
-		srv.Command = cmd
-		rawArgs, _ := stringList(m["args"])
+		for k, field := range map[string]bool{"headers": srv.Headers != nil, "authProviderType": srv.AuthProviderType != "", "oauth": srv.OAuth != nil} {
+			if field {
+				im.skip(file, unit+"."+k, "applies to remote servers only; this one has command")
+			}
+		}
+		srv.Headers, srv.AuthProviderType, srv.OAuth = nil, "", nil
+		args := texts(srv.Args)
+		env := map[string]string{}
+		for _, k := range sortedKeys(srv.Env) {
+			if config.NameProblem(config.EnvName, k) != "" {
+				im.skip(file, unit+".env."+k, "not a valid environment variable name")
+				continue
+			}
+			env[k], _ = srv.Env[k].Literal()
+		}
+		hadEnv := srv.Env != nil
+		srv.Args, srv.Env = nil, nil
 		// skipped is how many live arguments the exec-env wrapping took:
 		// states and jq address the live file's positions.
 		skipped, wrapped := 0, false
-		if inner, innerArgs, env, ok := unwrapExecEnv(cmd, rawArgs); ok && im.tool(cmd, "agyhook", im.tools) {
+		if inner, innerArgs, wrapEnv, ok := unwrapExecEnv(srv.Command, args); ok && im.tool(srv.Command, "agyhook", im.tools) {
 			// agyconf's own exec-mode wrapping (secret_mode "exec"): the
 			// server is what runs after "--", its secrets the files
 			// exec-env reads.
 			im.conv(file, unit+".command", "agyhook exec-env read back as the server it starts, its --env-file variables as secret_file()")
-			srv.Command = inner
-			srv.Env = env
-			m = withArgs(m, innerArgs)
-			skipped, wrapped = len(rawArgs)-len(innerArgs), true
-		}
-		if a, has := m["args"]; has {
-			args, _ := stringList(a)
+			srv.Command, srv.Env = inner, wrapEnv
+			skipped, wrapped = len(args)-len(innerArgs), true
+			args = innerArgs
 			if len(args) == 0 {
-				im.conv(file, unit+".args", "an empty list is left out")
-			}
-			for i, why := range argReasons(args) {
-				srv.Args = append(srv.Args, im.secretValue(argSlot(file, ns, name, skipped+i), args[i], why))
-			}
-			for _, a := range srv.Args {
-				if a == nil {
-					im.skip(file, unit, "an argument holds a credential, which a workspace tree may not carry")
-					return nil
-				}
+				args = nil
 			}
 		}
-		if e, has := m["env"]; has {
-			em, _ := stringMap(e)
-			env := map[string]string{}
-			for _, k := range sortedKeys(em) {
-				if config.NameProblem(config.EnvName, k) != "" {
-					im.skip(file, unit+".env."+k, "not a valid environment variable name")
-					continue
-				}
-				env[k] = em[k]
+		if args != nil || (!wrapped && raw["args"] != nil) {
+			srv.Args = []model.Str{}
+		}
+		for i, why := range argReasons(args) {
+			a := im.secretValue(argSlot(file, ns, name, skipped+i), args[i], why)
+			if a == nil {
+				im.skip(file, unit, "an argument holds a credential, which a workspace tree may not carry")
+				return nil
 			}
+			srv.Args = append(srv.Args, a)
+		}
+		if hadEnv {
 			for k, v := range im.secretMap(file, ns, name, "env", env) {
 				if _, wrapped := srv.Env[k]; !wrapped {
 					if srv.Env == nil {
@@ -262,18 +230,8 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 					srv.Env[k] = v
 				}
 			}
-			if len(em) == 0 {
-				im.conv(file, unit+".env", "an empty object is left out")
-			}
-		}
-		if c := str("cwd"); c != "" {
-			srv.Cwd = c
-		} else if _, has := m["cwd"]; has {
-			im.conv(file, unit+".cwd", "an empty cwd is left out")
-		}
-		for _, k := range []string{"headers", "authProviderType", "oauth"} {
-			if _, has := m[k]; has {
-				im.skip(file, unit+"."+k, "applies to remote servers only; this one has command")
+			if srv.Env == nil && len(env) == 0 {
+				srv.Env = map[string]model.Str{}
 			}
 		}
 		if im.nSecrets > secretsBefore && (!wrapped || hasSecret(srv.Args)) {
@@ -288,93 +246,54 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 			im.conv(file, unit+".env", "a credential in env moves into the agyhook exec-env wrapping on the next render, beside the others")
 		}
 	}
-	if d, has := m["disabled"]; has {
-		b, ok := d.(bool)
-		if !ok {
-			im.skip(file, unit+".disabled", "is not a boolean")
-		}
-		srv.Disabled = b
-		if ok && !b {
-			im.conv(file, unit+".disabled", "false is the default and is left out")
+	if d, isBool := m["disabled"].(bool); isBool && !d {
+		im.conv(file, unit+".disabled", "false is the default and is left out")
+	}
+	if len(srv.EnabledTools) > 0 && srv.DisabledTools != nil {
+		srv.DisabledTools = nil
+		im.skip(file, unit+".disabledTools", "beside enabledTools, which is kept: agyconf writes one of the two lists, since no source says how agy combines them")
+	}
+	if srv.EnabledTools != nil {
+		im.needs(agy.BehaviourOf(agy.MCPEnabledTools).Since)
+	}
+	if srv.TimeoutSeconds != nil {
+		im.needs(agy.BehaviourOf(agy.MCPTimeoutSeconds).Since)
+	}
+	for name, t := range srv.Tools {
+		if t.Eager == nil {
+			im.skip(file, unit+".tools."+name, "has no boolean eager, the one tool setting agyconf writes")
+			delete(srv.Tools, name)
 		}
 	}
-	if d, has := m["disabledTools"]; has {
-		tools, _ := stringList(d)
-		if len(tools) == 0 {
-			im.conv(file, unit+".disabledTools", "an empty list is left out")
+	if srv.Tools != nil {
+		if len(srv.Tools) == 0 {
+			srv.Tools = nil
 		} else {
-			srv.DisabledTools = tools
+			im.needs(agy.BehaviourOf(agy.MCPToolLoading).Since)
 		}
 	}
-	im.serverTools(file, unit, m, srv)
 	return srv
 }
 
-// serverTools imports what only newer agy builds read of a server —
-// enabledTools, timeoutSeconds, tools.<tool>.eager — and raises the
-// config's agy_version to the build that reads it.
-func (im *importer) serverTools(file, unit string, m map[string]any, srv *model.MCPServer) {
-	if v, has := m["enabledTools"]; has {
-		tools, ok := stringList(v)
-		switch {
-		case !ok:
-			im.skip(file, unit+".enabledTools", "is not a list of strings")
-		case len(tools) == 0:
-			im.conv(file, unit+".enabledTools", "an empty list is left out")
-		default:
-			srv.EnabledTools = tools
-			im.needs(agy.BehaviourOf(agy.MCPEnabledTools).Since)
-			if len(srv.DisabledTools) > 0 {
-				srv.DisabledTools = nil
-				im.skip(file, unit+".disabledTools", "beside enabledTools, which is kept: agyconf writes one of the two lists, since no source says how agy combines them")
-			}
-		}
+// texts are the literal texts of Strs read from a live file.
+func texts(xs []model.Str) []string {
+	if xs == nil {
+		return nil
 	}
-	if v, has := m["timeoutSeconds"]; has {
-		n, err := strconv.Atoi(fmt.Sprint(v))
-		if _, isNum := v.(json.Number); !isNum || err != nil || n < -1 || n == 0 || n > 1<<31-1 {
-			im.skip(file, unit+".timeoutSeconds", "%s is not a number of seconds or -1", jsonText(v))
-		} else {
-			srv.TimeoutSeconds = &n
-			im.needs(agy.BehaviourOf(agy.MCPTimeoutSeconds).Since)
-		}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i], _ = x.Literal()
 	}
-	v, has := m["tools"]
-	if !has {
-		return
+	return out
+}
+
+// textMap is texts for a map.
+func textMap(m map[string]model.Str) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, x := range m {
+		out[k], _ = x.Literal()
 	}
-	tools, ok := v.(map[string]any)
-	if !ok {
-		im.skip(file, unit+".tools", "is not an object of tools")
-		return
-	}
-	for _, name := range sortedKeys(tools) {
-		u := unit + ".tools." + name
-		t, ok := tools[name].(map[string]any)
-		if !ok {
-			if _, isBool := tools[name].(bool); isBool && name == "eager" {
-				im.skip(file, u, "the server-wide reading of tools.eager; agyconf writes the per-tool one, tools.<tool>.eager (the only reading under which writing it cannot cost the server)")
-				continue
-			}
-			im.skip(file, u, "is not an object of the tool's settings")
-			continue
-		}
-		for _, k := range sortedKeys(t) {
-			if k != "eager" {
-				im.skip(file, u+"."+k, "a tool setting the input language does not know; it is not written")
-			}
-		}
-		e, isBool := t["eager"].(bool)
-		if !isBool {
-			im.skip(file, u, "has no boolean eager, the one tool setting agyconf writes")
-			continue
-		}
-		if srv.Tools == nil {
-			srv.Tools = map[string]*model.MCPTool{}
-		}
-		srv.Tools[name] = &model.MCPTool{Eager: &e}
-		im.needs(agy.BehaviourOf(agy.MCPToolLoading).Since)
-	}
+	return out
 }
 
 // unwrapExecEnv reads `agyhook exec-env [--env VAR=TEXT | --env-file
@@ -439,42 +358,30 @@ func withArgs(m map[string]any, args []string) map[string]any {
 	return out
 }
 
-func (im *importer) oauth(file, ns, server, unit string, v any) *model.OAuth {
-	m, ok := v.(map[string]any)
-	if !ok {
-		im.skip(file, unit, "is not an object")
-		return nil
-	}
-	o := &model.OAuth{}
-	for _, k := range sortedKeys(m) {
-		s, isStr := m[k].(string)
-		switch {
-		case k != "clientId" && k != "clientSecret":
-			im.skip(file, unit+"."+k, "unknown key; the input language has only clientId and clientSecret")
-		case !isStr:
-			im.skip(file, unit+"."+k, "is not a string")
-		case k == "clientId":
-			// A client ID is public unless it looks like a credential
-			// or a state says it came from secret_file().
-			why := ""
-			if valueSays(s) {
-				why = whyValue
-			}
-			if o.ClientID = im.secretValue(keySlot(file, ns, server, "oauth", k, "oauth-client-id"), s, why); o.ClientID == nil {
-				return nil
-			}
-		default:
-			o.ClientSecret = im.secretValue(keySlot(file, ns, server, "oauth", k, "oauth-client-secret"), s, whyName)
-			if o.ClientSecret == nil {
-				return nil
-			}
-		}
-	}
+// oauth judges the client of a remote server's oauth: a client ID is
+// public unless it looks like a credential or a state says it came from
+// secret_file(); a client secret always is one.
+func (im *importer) oauth(file, ns, server, unit string, o *model.OAuth) *model.OAuth {
+	out := &model.OAuth{Enabled: o.Enabled}
 	if o.ClientID == nil {
 		im.skip(file, unit, "an oauth object without clientId cannot be declared")
 		return nil
 	}
-	return o
+	id, _ := o.ClientID.Literal()
+	why := ""
+	if valueSays(id) {
+		why = whyValue
+	}
+	if out.ClientID = im.secretValue(keySlot(file, ns, server, "oauth", "clientId", "oauth-client-id"), id, why); out.ClientID == nil {
+		return nil
+	}
+	if o.ClientSecret != nil {
+		sec, _ := o.ClientSecret.Literal()
+		if out.ClientSecret = im.secretValue(keySlot(file, ns, server, "oauth", "clientSecret", "oauth-client-secret"), sec, whyName); out.ClientSecret == nil {
+			return nil
+		}
+	}
+	return out
 }
 
 func stringList(v any) ([]string, bool) {

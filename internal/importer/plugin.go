@@ -1,11 +1,11 @@
 package importer
 
 import (
-	"encoding/json"
 	"io/fs"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/codec"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -66,50 +66,39 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 		return nil
 	}
 	pl := &model.Plugin{Name: name}
-	var extra []string
-	for _, k := range sortedKeys(m) {
-		v := m[k]
-		switch k {
-		case "name":
-		case "description":
-			s, isStr := v.(string)
-			if !isStr {
-				im.skip(manifest, "", "description is not a string: agy does not treat the folder as a plugin")
-				return nil
-			}
-			if s == "" {
-				im.conv(manifest, k, "empty; left out")
-			}
-			pl.Description = s
-		case "disabled":
-			b, isBool := v.(bool)
-			if !isBool {
-				im.skip(manifest, "", "disabled is not a boolean: agy does not treat the folder as a plugin")
-				return nil
-			}
-			im.manifestDisabled(manifest, pl, b)
-		case "permissions":
-			im.skip(manifest, k, "plugins cannot declare permissions (the field some guides describe does not exist); agy ignores it")
+	if d, has := m["disabled"]; has {
+		b, isBool := d.(bool)
+		if !isBool {
+			im.skip(manifest, "", "disabled is not a boolean: agy does not treat the folder as a plugin")
+			return nil
+		}
+		im.manifestDisabled(manifest, pl, b)
+	}
+	for _, p := range codec.Plugin().Decode(m, pl) {
+		switch {
+		case p.Key == "disabled":
+		case p.Key == "permissions":
+			im.skip(manifest, p.Key, "plugins cannot declare permissions (the field some guides describe does not exist); agy ignores it")
+		case p.Drops:
+			im.skip(manifest, "", "%s %s: agy does not treat the folder as a plugin", p.Key, p.Reason)
+			return nil
 		default:
-			if v == nil {
-				im.conv(manifest, k, "null; left out")
-				continue
-			}
-			if _, isStr := v.(string); k == "logo" && !isStr {
-				im.skip(manifest, "", "logo is not a string: agy does not treat the folder as a plugin")
-				return nil
-			}
-			raw, ok := im.extraMember(manifest, k, pointer(k), k, v, false)
-			if !ok {
-				continue
-			}
-			if pl.Extra == nil {
-				pl.Extra = map[string]json.RawMessage{}
-			}
-			pl.Extra[k] = raw
-			extra = append(extra, k)
+			im.conv(manifest, p.Key, "%s; left out", p.Reason)
 		}
 	}
+	pl.Name = name
+	if pl.Description == "" && m["description"] != nil {
+		im.conv(manifest, "description", "empty; left out")
+	}
+	if l, has := m["logo"]; has {
+		if _, isStr := l.(string); !isStr {
+			im.skip(manifest, "", "logo is not a string: agy does not treat the folder as a plugin")
+			return nil
+		}
+	}
+	extra := sortedKeys(pl.Extra)
+	// plugin.json's metadata (author) is judged by value alone.
+	pl.Extra = im.keepExtra(manifest, pl.Extra, m, false)
 	if len(extra) > 0 {
 		im.conv(manifest, "", "%s kept in extra, with allow_extra = true: the plugin.json schema of the agy CLI docs has only name and description, and agy discards what it does not read", strings.Join(extra, ", "))
 	}
@@ -156,10 +145,6 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 	walk("")
 	for _, o := range other {
 		im.skip(join(rel, o), "", "not a plugin component agyconf models; it stays in place and render leaves it alone")
-	}
-	if len(pl.MCPServers)+len(pl.Hooks)+len(pl.Skills)+len(pl.Rules)+len(pl.Agents) == 0 {
-		im.skip(rel, "", "no component that can be imported; a plugin block needs one")
-		return nil
 	}
 	return pl
 }

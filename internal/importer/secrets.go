@@ -307,7 +307,8 @@ func (im *importer) secretMap(file, ns, server, field string, m map[string]strin
 	unit := "mcpServers." + server + "." + field
 	headers := field == "headers"
 	if len(m) == 0 {
-		return nil
+		// An empty object is a member too: written back as it was.
+		return map[string]model.Str{}
 	}
 	out := map[string]model.Str{}
 	for _, k := range sortedKeys(m) {

@@ -7,7 +7,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/codec"
+	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -22,16 +26,20 @@ func (im *importer) settingsFile() {
 	if !ok {
 		return
 	}
-	for _, k := range sortedKeys(root) {
-		v := root[k]
-		switch {
-		case k == "permissions":
-			im.permissions(p, v)
-		case k == "hooks":
-			im.skip(p, k, "agy does not read hooks from settings.json; declare them in hooks.json (hook blocks)")
+	file := &codec.SettingsFile{}
+	for _, pr := range codec.Settings().Decode(root, file) {
+		switch pr.Key {
+		case "hooks":
+			im.skip(p, pr.Key, "agy does not read hooks from settings.json; declare them in hooks.json (hook blocks)")
 		default:
-			im.settingKey(p, k, v)
+			im.skip(p, pr.Key, "%s", pr.Reason)
 		}
+	}
+	if file.Permissions != nil {
+		im.permissions(p, root["permissions"])
+	}
+	for _, k := range sortedKeys(file.Keys) {
+		im.settingKey(p, k, root[k])
 	}
 }
 
@@ -66,13 +74,22 @@ func (im *importer) retiredFiles() {
 func (im *importer) settingKey(p, k string, v any) {
 	sk, known := agy.SettingKeyOf(k)
 	if !known {
-		for _, o := range agy.SettingKeys() {
-			if strings.EqualFold(o.Key, k) {
-				im.skip(p, k, "agyconf writes this key as %s, the CLI docs' spelling; left in the file as it is (write %s in a settings block to own it)", o.Key, o.Key)
-				return
-			}
+		// A key agyconf does not know — agy's next setting, or another
+		// tool's — is kept as written, unless the decoder would take it
+		// for a misspelling of one it knows.
+		if s := config.SettingSuggestion(k); s != "" {
+			im.skip(p, k, "agyconf writes this key as %s (the CLI docs' spelling) and takes %s for a misspelling of it; left in the file as it is (write %s in a settings block to own it)", s, k, s)
+			return
 		}
-		im.skip(p, k, "a settings key the input language does not know; agyconf leaves it in the file as it is (add it to a settings block by hand to own it)")
+		if !hclsyntax.ValidIdentifier(k) {
+			im.skip(p, k, "not a name a settings block can hold (an identifier: letters, digits, _ and -); left in the file as it is")
+			return
+		}
+		im.setting(p, k, v)
+		return
+	}
+	if sk.AgyState {
+		im.skip(p, k, "%s: a config does not take it over", sk.Summary)
 		return
 	}
 	switch sk.Type {

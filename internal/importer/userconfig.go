@@ -7,8 +7,9 @@ import (
 // userConfigFile reads what agyconf models of ~/.gemini/config/config.json,
 // the file the CLI shares with Antigravity 2.0: plugin enablement (kept
 // for the plugins imported after it) and the shared permission grants.
-// Everything else in it is agy's own state, which render leaves as it is,
-// so it is neither imported nor listed.
+// Everything else in it is agy's own state (UI preferences, account
+// state, settings it records), which render leaves as it is: each such
+// key is listed as not imported, so the report says where it stays.
 func (im *importer) userConfigFile() {
 	p, ok := im.l.Path(agy.UserConfig)
 	if !ok {
@@ -19,6 +20,11 @@ func (im *importer) userConfigFile() {
 		return
 	}
 	im.userConfigPath = p
+	for _, k := range sortedKeys(root) {
+		if k != "plugins" && k != "userSettings" {
+			im.skip(p, k, "agy's and Antigravity's own record in this file (preferences, account state), which they rewrite: left in the file as it is; render never touches it")
+		}
+	}
 	if v, has := root["plugins"]; has {
 		plugins, ok := v.(map[string]any)
 		if !ok {
@@ -44,6 +50,11 @@ func (im *importer) userConfigFile() {
 		if !ok {
 			im.skip(p, "userSettings", "is not an object")
 			return
+		}
+		for _, k := range sortedKeys(m) {
+			if k != "globalPermissionGrants" {
+				im.skip(p, "userSettings."+k, "a setting agy and Antigravity 2.0 record themselves (autoExecutionPolicy, artifactReviewMode, …), which they rewrite: left in the file as it is; render never touches it")
+			}
 		}
 		if g, has := m["globalPermissionGrants"]; has {
 			im.cfg.SharedPermissions = im.permissionLists(p, "userSettings.globalPermissionGrants", g, im.cfg.Permissions)

@@ -64,14 +64,9 @@ const (
 	kindIgnore kind = "ignore"
 )
 
-// isRoot reports whether a folder name is a workspace customization root.
-func isRoot(name string) bool {
-	switch name {
-	case ".agents", ".agent", "_agents", "_agent":
-		return true
-	}
-	return false
-}
+// isRoot reports whether a folder name is a workspace customization root
+// (agy.WorkspaceRoots).
+func isRoot(name string) bool { return agy.IsWorkspaceRoot(name) }
 
 // Paths lints every Antigravity file in paths: files are recognised by
 // name, folders are searched for global, workspace and plugin layouts.

@@ -50,6 +50,8 @@ type Config struct {
 	Harnesses         []*Harness          `json:"harnesses,omitempty"`
 	ACP               *ACP                `json:"acp,omitempty"`
 	Ignore            *Ignore             `json:"ignore,omitempty"`
+	// Contexts are whole files of global rules (agy.ContextFiles).
+	Contexts []*Context `json:"contexts,omitempty"`
 	// Files lists the files decoded, in load order.
 	Files []string `json:"-"`
 	// Inputs is everything outside the config's text that decoding
@@ -226,6 +228,9 @@ type MCPTool struct {
 type OAuth struct {
 	ClientID     Str `json:"client_id,omitempty"`
 	ClientSecret Str `json:"client_secret,omitempty"`
+	// Enabled is what agy itself records after an /mcp sign-in; nil
+	// leaves it out.
+	Enabled *bool `json:"enabled,omitempty"`
 }
 
 // Event is a hook event as agy spells it in hooks.json; the events and
@@ -270,12 +275,19 @@ type Handler struct {
 	Prompt  string      `json:"prompt,omitempty"`
 	Model   string      `json:"model,omitempty"`
 	Timeout int         `json:"timeout"`
-	Range   hcl.Range   `json:"-"`
+	// Extra are more members of the handler, written as given: agy
+	// discards what it does not read (a description).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	Range hcl.Range                  `json:"-"`
 }
 
 // Skill is a skill folder: <name>/SKILL.md, or a whole folder copied.
 type Skill struct {
-	Name        string `json:"name"`
+	Name string `json:"name"`
+	// Folder is the skill's folder name when it is not Name: agy names a
+	// skill by its frontmatter and finds it by any folder below skills/
+	// (git_gh_workflow holding name: git-gh-workflow).
+	Folder      string `json:"folder,omitempty"`
 	Description string `json:"description,omitempty"`
 	Body        string `json:"body,omitempty"`
 	// Source is an absolute folder whose contents become the skill folder;
@@ -286,9 +298,12 @@ type Skill struct {
 	Files []File `json:"files,omitempty"`
 	// Icon and DisableSlashCommand are the SKILL.md keys metadata.icon
 	// and disable-slash-command (agy.SkillFields), written with body.
-	Icon                string    `json:"icon,omitempty"`
-	DisableSlashCommand *bool     `json:"disable_slash_command,omitempty"`
-	Range               hcl.Range `json:"-"`
+	Icon                string `json:"icon,omitempty"`
+	DisableSlashCommand *bool  `json:"disable_slash_command,omitempty"`
+	// Extra are more frontmatter keys, written as given (another tool's,
+	// such as license or allowed-tools; never one agyconf writes).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	Range hcl.Range                  `json:"-"`
 }
 
 // Value is the field that holds a SKILL.md key of agy.SkillFields, by its
@@ -323,12 +338,17 @@ const (
 
 // Rule is a markdown rule with activation frontmatter.
 type Rule struct {
-	Name        string    `json:"name"`
-	Trigger     string    `json:"trigger"`
-	Globs       []string  `json:"globs,omitempty"`
-	Description string    `json:"description,omitempty"`
-	Body        string    `json:"body"`
-	Range       hcl.Range `json:"-"`
+	Name string `json:"name"`
+	// Trigger is "" for a rule written without one (trigger = null): the
+	// sources contest whether agy loads it (lint's rule/no-trigger).
+	Trigger     string   `json:"trigger"`
+	Globs       []string `json:"globs,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Body        string   `json:"body"`
+	// Extra are more frontmatter keys, written as given (another tool's,
+	// such as name; never one agyconf writes).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	Range hcl.Range                  `json:"-"`
 }
 
 // Agent is a subagent: markdown whose body is the system prompt. Its
@@ -405,10 +425,13 @@ func (a *Agent) Value(key string) any {
 
 // Workflow is a markdown workflow invoked as /name.
 type Workflow struct {
-	Name        string    `json:"name"`
-	Description string    `json:"description,omitempty"`
-	Body        string    `json:"body"`
-	Range       hcl.Range `json:"-"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Body        string `json:"body"`
+	// Extra are more frontmatter keys, written as given (another tool's,
+	// such as name; never one agyconf writes).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	Range hcl.Range                  `json:"-"`
 }
 
 // Permissions are allow/ask/deny entries: of the CLI's settings.json (the
@@ -431,6 +454,7 @@ type Setting struct {
 type Plugin struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+
 	// Enabled, when set, is the plugin's entry in ~/.gemini/config/config.json,
 	// where agy keeps enablement since 1.1.11; nil leaves it to agy, which
 	// seeds it enabled when it first discovers the plugin.
@@ -479,6 +503,14 @@ type XmsgOptions struct {
 type Ignore struct {
 	Patterns []string  `json:"patterns"`
 	Range    hcl.Range `json:"-"`
+}
+
+// Context is a file of global rules agyconf writes whole: its path below
+// the render root (one of agy.ContextFiles) and its text.
+type Context struct {
+	Path  string    `json:"path"`
+	Body  string    `json:"body"`
+	Range hcl.Range `json:"-"`
 }
 
 // ACP configures the ACP server's settings.json.

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agyconf/agyconf/internal/codec"
 )
 
 // field is one frontmatter key and its value: a string, a bool, a list
@@ -22,6 +24,20 @@ type field struct {
 }
 
 type frontmatter []field
+
+// fromMembers is the frontmatter of a codec table's members, nested ones
+// as mappings.
+func fromMembers(ms []codec.Member) frontmatter {
+	fm := frontmatter{}
+	for _, m := range ms {
+		v := m.Value
+		if sub, ok := v.([]codec.Member); ok {
+			v = fromMembers(sub)
+		}
+		fm = append(fm, field{m.Key, v})
+	}
+	return fm
+}
 
 // withExtra appends an extra = { … }'s keys, sorted, after the fields
 // agyconf writes; a key already set is never overridden (the decoder

@@ -2,6 +2,8 @@ package render
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/agyhook"
+	"github.com/agyconf/agyconf/internal/codec"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/shellquote"
@@ -76,6 +79,7 @@ func Render(cfg *model.Config, l layout.Layout) (*Plan, hcl.Diagnostics) {
 	r.acp()
 	r.userConfig()
 	r.ignore()
+	r.contexts()
 	r.plan.sort()
 	r.checkCollisions()
 	if r.diags.HasErrors() {
@@ -201,94 +205,40 @@ func modeFor(secret bool) fs.FileMode {
 	return ModeFile
 }
 
-// mcpServers builds an mcp_config.json document. secret reports inline
-// credentials (env, headers, oauth), which make the file 0600.
+// mcpServers builds an mcp_config.json document: each server through
+// the codec's table (internal/codec), after what render adds — a tool's
+// path for a bare command, the agyhook exec-env wrapping of secrets.
+// secret reports inline credentials (env, headers, oauth, an argument),
+// which make the file 0600.
 func (r *renderer) mcpServers(servers []*model.MCPServer, org Origins) (doc map[string]any, secret bool) {
 	all := map[string]any{}
 	for _, s := range servers {
 		org.add(s.Range, "mcpServers", s.Name)
-		m := map[string]any{}
-		if s.Remote() && bridged(s) {
-			// agy starts agyhook bridge as a local server; the headers'
+		for name, t := range s.Tools {
+			org.add(t.Range, "mcpServers", s.Name, "tools", name)
+		}
+		c := *s
+		if c.Remote() && bridged(s) {
+			// agy starts agyhook-bridge as a local server; the headers'
 			// files are read by the bridge (docs/agyhook.md, "bridge").
 			var typed bool
-			m["command"], m["args"], typed = r.bridge(s)
+			c.Command, c.Args, typed = r.bridge(s)
+			c.ServerURL, c.Headers = "", nil
 			secret = secret || typed
-		} else if s.Remote() {
-			m["serverUrl"] = s.ServerURL
-			if len(s.Headers) > 0 {
-				m["headers"] = strMap(s.Headers)
-				secret = true
-			}
-			if s.AuthProviderType != "" {
-				m["authProviderType"] = s.AuthProviderType
-			}
-			if s.OAuth != nil {
-				o := map[string]any{"clientId": s.OAuth.ClientID}
-				if s.OAuth.ClientSecret != nil {
-					o["clientSecret"] = s.OAuth.ClientSecret
-				}
-				m["oauth"] = o
-				secret = true
-			}
-		} else {
-			command, args, env := r.tool(s.Command), s.Args, s.Env
+		} else if !c.Remote() {
+			c.Command = r.tool(s.Command)
 			if s.SecretMode == model.SecretExec {
-				command, args, env = r.execEnv(command, args, env)
+				c.Command, c.Args, c.Env = r.execEnv(c.Command, s.Args, s.Env)
 			}
-			m["command"] = command
-			if len(args) > 0 {
-				list := make([]any, len(args))
-				for i, a := range args {
-					list[i] = a
-					secret = secret || a.HasSecret()
-				}
-				m["args"] = list
+			for _, a := range c.Args {
+				secret = secret || a.HasSecret()
 			}
-			if len(env) > 0 {
-				// Any env value may be a credential typed in by hand.
-				m["env"] = strMap(env)
-				secret = true
-			}
-			if s.Cwd != "" {
-				m["cwd"] = s.Cwd
-			}
+			// Any env value may be a credential typed in by hand.
+			secret = secret || len(c.Env) > 0
+		} else {
+			secret = secret || len(c.Headers) > 0 || c.OAuth != nil
 		}
-		if s.Disabled {
-			m["disabled"] = true
-		}
-		if len(s.DisabledTools) > 0 {
-			m["disabledTools"] = strings2any(s.DisabledTools)
-		}
-		if len(s.EnabledTools) > 0 {
-			m["enabledTools"] = strings2any(s.EnabledTools)
-		}
-		if s.TimeoutSeconds != nil {
-			m["timeoutSeconds"] = *s.TimeoutSeconds
-		}
-		if len(s.Tools) > 0 {
-			// tools.<tool>.eager: the one reading of the changelog's
-			// tools.eager under which writing it cannot cost the server
-			// (internal/agy's table).
-			tools := map[string]any{}
-			for name, t := range s.Tools {
-				org.add(t.Range, "mcpServers", s.Name, "tools", name)
-				entry := map[string]any{}
-				if t.Eager != nil {
-					entry["eager"] = *t.Eager
-				}
-				tools[name] = entry
-			}
-			m["tools"] = tools
-		}
-		// extra never overrides a field agyconf writes: the decoder
-		// refuses one, and what render set is kept anyway.
-		for k, v := range s.Extra {
-			if _, set := m[k]; !set {
-				m[k] = v
-			}
-		}
-		all[s.Name] = m
+		all[s.Name] = codec.MCPServer().Encode(&c)
 	}
 	return map[string]any{"mcpServers": all}, secret
 }
@@ -360,32 +310,33 @@ func bridged(s *model.MCPServer) bool {
 // order (--header NAME=TEXT and --header-file NAME=PATH append), then the
 // URL. typed reports a header without a secret, whose text may be a
 // credential typed in by hand: the file is then 0600, as for env.
-func (r *renderer) bridge(s *model.MCPServer) (command string, args []any, typed bool) {
+func (r *renderer) bridge(s *model.MCPServer) (command string, args []model.Str, typed bool) {
 	names := make([]string, 0, len(s.Headers))
 	for k := range s.Headers {
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	lit := func(s string) model.Str { return model.Str{{Text: s}} }
 	for _, k := range names {
 		v := s.Headers[k]
 		if !v.HasSecret() {
 			typed = true
 		}
 		if len(v) == 0 {
-			args = append(args, "--header", k+"=")
+			args = append(args, lit("--header"), lit(k+"="))
 		}
 		for _, p := range v {
 			switch {
 			case p.SecretFile != "" && p.JSONEscape > 0:
-				args = append(args, "--header-file-json", k+"="+strconv.Itoa(p.JSONEscape)+":"+p.SecretFile)
+				args = append(args, lit("--header-file-json"), lit(k+"="+strconv.Itoa(p.JSONEscape)+":"+p.SecretFile))
 			case p.SecretFile != "":
-				args = append(args, "--header-file", k+"="+p.SecretFile)
+				args = append(args, lit("--header-file"), lit(k+"="+p.SecretFile))
 			case p.Text != "" || len(v) == 1:
-				args = append(args, "--header", k+"="+p.Text)
+				args = append(args, lit("--header"), lit(k+"="+p.Text))
 			}
 		}
 	}
-	args = append(args, "--", s.ServerURL)
+	args = append(args, lit("--"), lit(s.ServerURL))
 	return r.bridgeProgram(), args, typed
 }
 
@@ -400,14 +351,6 @@ func (r *renderer) bridgeProgram() string {
 		return path.Join(path.Dir(t.Path), agyhook.BridgeProgram)
 	}
 	return agyhook.BridgeProgram
-}
-
-func strMap(m map[string]model.Str) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func strings2any(xs []string) []any {
@@ -430,52 +373,43 @@ func (r *renderer) hooks() {
 	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaOf(agy.Hooks), JSON: r.hooksDoc(r.cfg.Hooks, org), Merge: &Merge{}, Origins: org})
 }
 
-// hooksDoc builds hooks.json: named hooks at the top level, grouped events
-// as matcher groups, flat events as handler lists, each in declaration
-// order, every handler with its type and timeout written out.
+// hooksDoc builds hooks.json: named hooks at the top level, each through
+// the codec's table (grouped events as matcher groups, flat events as
+// handler lists, in declaration order, every handler with its type and
+// timeout written out), a command's first word given the tools block's
+// path.
 func (r *renderer) hooksDoc(hooks []*model.Hook, org Origins) map[string]any {
 	doc := map[string]any{}
 	for _, h := range hooks {
 		org.add(h.Range, h.Name)
-		entry := map[string]any{"enabled": h.Enabled}
-		for _, ev := range agy.EventNames() {
-			if ev.Grouped() {
-				groups := h.Groups[ev]
-				if len(groups) == 0 {
-					continue
-				}
-				list := make([]any, len(groups))
-				for i, g := range groups {
-					org.add(g.Range, h.Name, string(ev), strconv.Itoa(i))
-					list[i] = map[string]any{"matcher": g.Matcher, "hooks": r.handlers(g.Handlers, org, h.Name, string(ev), strconv.Itoa(i), "hooks")}
-				}
-				entry[string(ev)] = list
-				continue
-			}
-			if hs := h.Handlers[ev]; len(hs) > 0 {
-				entry[string(ev)] = r.handlers(hs, org, h.Name, string(ev))
+		c := *h
+		c.Groups, c.Handlers = map[model.Event][]*model.MatcherGroup{}, map[model.Event][]*model.Handler{}
+		for ev, groups := range h.Groups {
+			for i, g := range groups {
+				org.add(g.Range, h.Name, string(ev), strconv.Itoa(i))
+				gc := *g
+				gc.Handlers = r.handlers(g.Handlers, org, h.Name, string(ev), strconv.Itoa(i), "hooks")
+				c.Groups[ev] = append(c.Groups[ev], &gc)
 			}
 		}
-		doc[h.Name] = entry
+		for ev, hs := range h.Handlers {
+			c.Handlers[ev] = r.handlers(hs, org, h.Name, string(ev))
+		}
+		doc[h.Name] = codec.Hook().Encode(&c)
 	}
 	return doc
 }
 
-func (r *renderer) handlers(hs []*model.Handler, org Origins, at ...string) []any {
-	out := make([]any, len(hs))
+// handlers are hs with the tools block's paths in their command lines.
+func (r *renderer) handlers(hs []*model.Handler, org Origins, at ...string) []*model.Handler {
+	out := make([]*model.Handler, len(hs))
 	for i, h := range hs {
 		org.add(h.Range, append(at, strconv.Itoa(i))...)
-		m := map[string]any{"type": string(h.Type), "timeout": h.Timeout}
-		switch h.Type {
-		case model.HandlerPrompt:
-			m["prompt"] = h.Prompt
-			if h.Model != "" {
-				m["model"] = h.Model
-			}
-		default:
-			m["command"] = r.commandLine(h.Command)
+		c := *h
+		if c.Type != model.HandlerPrompt {
+			c.Command = r.commandLine(h.Command)
 		}
-		out[i] = m
+		out[i] = &c
 	}
 	return out
 }
@@ -503,7 +437,7 @@ func (r *renderer) skill(s *model.Skill, dir string) {
 	if dir == "" {
 		return
 	}
-	base := path.Join(dir, s.Name)
+	base := path.Join(dir, cmp.Or(s.Folder, s.Name))
 	if len(s.Files) > 0 {
 		// A source folder is copied as it is; only its SKILL.md has a
 		// schema (the decoder checked its frontmatter already).
@@ -522,30 +456,12 @@ func (r *renderer) skill(s *model.Skill, dir string) {
 	r.markdown(path.Join(base, "SKILL.md"), SchemaOf(agy.Skills), skillFrontmatter(s), s.Body)
 }
 
-// skillFrontmatter is a SKILL.md's frontmatter: name, description, then
-// each key of agy.SkillFields the skill sets, nested keys grouped under
-// their parent (metadata.icon as metadata: {icon: …}).
+// skillFrontmatter is a SKILL.md's frontmatter, the codec's table:
+// name, description, then each key of agy.SkillFields the skill sets,
+// nested keys grouped under their parent (metadata.icon as metadata:
+// {icon: …}), then extra's.
 func skillFrontmatter(s *model.Skill) frontmatter {
-	fm := frontmatter{{"name", s.Name}, {"description", s.Description}}
-	for _, f := range agy.SkillFields() {
-		var val any
-		switch v := s.Value(f.Key()).(type) {
-		case *string:
-			if *v != "" {
-				val = *v
-			}
-		case **bool:
-			if *v != nil {
-				val = **v
-			}
-		default:
-			panic(fmt.Sprintf("render: SKILL.md key %s has no field in model.Skill", f.Key()))
-		}
-		if val != nil {
-			fm = fm.set(f.Path, val)
-		}
-	}
-	return fm
+	return fromMembers(codec.Skill().Members(s))
 }
 
 func (r *renderer) rules() {
@@ -567,7 +483,7 @@ func (r *renderer) rules() {
 	// The global rules file has no frontmatter: every rule in it is always
 	// on, so another trigger cannot be honoured there.
 	for _, rule := range r.cfg.Rules {
-		if rule.Trigger != model.TriggerAlwaysOn {
+		if rule.Trigger != model.TriggerAlwaysOn && rule.Trigger != "" {
 			r.errorf(rule.Range, "Trigger not possible here", "Global rules are written into %s, which Antigravity always reads whole: trigger %q cannot be honoured there. Use trigger \"always_on\", or put the rule in a workspace config or a plugin.", file, rule.Trigger)
 		}
 	}
@@ -581,6 +497,21 @@ func (r *renderer) rules() {
 		panic(fmt.Sprintf("render: global rules template: %v", err))
 	}
 	r.add(&Document{Path: file, Kind: ManagedBlock, Block: blockOf(agy.GlobalRules), Mode: ModeFile, Text: b.Bytes()})
+}
+
+// contexts writes each context block's file whole, its text as given
+// with one trailing newline: a file of global rules agy reads besides
+// GEMINI.md's block (agy.ContextFiles), in the home only.
+func (r *renderer) contexts() {
+	for _, c := range r.cfg.Contexts {
+		if r.l.Scope() != model.ScopeGlobal {
+			r.errorf(c.Range, "No place for this block", "%s is a file of global rules, in the home: scope %q has no place for it. Declare it in a global config.", c.Path, r.l.Scope())
+			continue
+		}
+		r.origin = c.Range
+		r.add(&Document{Path: c.Path, Mode: ModeFile, Text: []byte(strings.TrimRight(c.Body, "\n") + "\n")})
+	}
+	r.origin = hcl.Range{}
 }
 
 // blockOf is the marker syntax of a block kind (internal/agy's table).
@@ -612,14 +543,7 @@ func (r *renderer) ignore() {
 }
 
 func (r *renderer) rule(rule *model.Rule, dir string) {
-	fm := frontmatter{{"trigger", rule.Trigger}}
-	if len(rule.Globs) > 0 {
-		fm = append(fm, field{"globs", strings.Join(rule.Globs, ",")})
-	}
-	if rule.Description != "" {
-		fm = append(fm, field{"description", rule.Description})
-	}
-	r.markdown(path.Join(dir, rule.Name+".md"), SchemaOf(agy.Rules), fm, rule.Body)
+	r.markdown(path.Join(dir, rule.Name+".md"), SchemaOf(agy.Rules), fromMembers(codec.Rule().Members(rule)), rule.Body)
 }
 
 func (r *renderer) agent(a *model.Agent, dir string) {
@@ -637,28 +561,10 @@ func AgentPath(dir, name string) string {
 }
 
 // agentFrontmatter is a subagent's frontmatter: every key of agy's table
-// (agy.AgentFields) the agent sets, in the table's order.
+// (agy.AgentFields) the agent sets, in the table's order, then extra's
+// (the codec's table).
 func agentFrontmatter(a *model.Agent) frontmatter {
-	var fm frontmatter
-	for _, f := range agy.AgentFields() {
-		switch v := a.Value(f.Key).(type) {
-		case *string:
-			if *v != "" || f.Key == "name" || f.Key == "description" {
-				fm = append(fm, field{f.Key, *v})
-			}
-		case *[]string:
-			if *v != nil {
-				fm = append(fm, field{f.Key, *v})
-			}
-		case **bool:
-			if *v != nil {
-				fm = append(fm, field{f.Key, **v})
-			}
-		default:
-			panic(fmt.Sprintf("render: agent frontmatter key %s has no field in model.Agent", f.Key))
-		}
-	}
-	return fm.withExtra(a.Extra)
+	return fromMembers(codec.Agent().Members(a))
 }
 
 func (r *renderer) workflows() {
@@ -672,11 +578,7 @@ func (r *renderer) workflows() {
 	for _, dir := range dirs {
 		for _, w := range r.cfg.Workflows {
 			r.origin = w.Range
-			var fm frontmatter
-			if w.Description != "" {
-				fm = append(fm, field{"description", w.Description})
-			}
-			r.markdown(path.Join(dir, w.Name+".md"), SchemaOf(agy.Workflows), fm, w.Body)
+			r.markdown(path.Join(dir, w.Name+".md"), SchemaOf(agy.Workflows), fromMembers(codec.Workflow().Members(w)), w.Body)
 		}
 	}
 }
@@ -688,27 +590,19 @@ func (r *renderer) settings() {
 		return
 	}
 	rng := r.settingsRange()
-	doc := map[string]any{}
-	if p := r.cfg.Permissions; p != nil {
-		perms := map[string]any{}
-		for _, l := range []struct {
-			key  string
-			vals []string
-		}{{"allow", p.Allow}, {"ask", p.Ask}, {"deny", p.Deny}} {
-			if len(l.vals) > 0 {
-				perms[l.key] = strings2any(l.vals)
-			}
-		}
-		doc["permissions"] = perms
-	}
+	file := &codec.SettingsFile{Permissions: r.cfg.Permissions}
 	org := Origins{}
 	if p := r.cfg.Permissions; p != nil {
 		org.add(p.Range, "permissions")
 	}
 	for k, s := range r.cfg.Settings {
-		doc[k] = s.Value
+		if file.Keys == nil {
+			file.Keys = map[string]json.RawMessage{}
+		}
+		file.Keys[k] = s.Value
 		org.add(s.Range, k)
 	}
+	doc := codec.Settings().Encode(file)
 	// agy writes these files too (login, trusted workspaces, grants it
 	// records): agyconf owns the keys and permission items it declares.
 	merge := &Merge{
@@ -791,16 +685,7 @@ func (r *renderer) userConfig() {
 		doc["plugins"] = plugins
 	}
 	if sp != nil {
-		grants := map[string]any{}
-		for _, l := range []struct {
-			key  string
-			vals []string
-		}{{"allow", sp.Allow}, {"ask", sp.Ask}, {"deny", sp.Deny}} {
-			if len(l.vals) > 0 {
-				grants[l.key] = strings2any(l.vals)
-			}
-		}
-		doc["userSettings"] = map[string]any{"globalPermissionGrants": grants}
+		doc["userSettings"] = map[string]any{"globalPermissionGrants": codec.Permissions().Encode(sp)}
 		org.add(sp.Range, "userSettings", "globalPermissionGrants")
 	}
 	p, ok := r.l.Path(agy.UserConfig)
@@ -843,17 +728,11 @@ func (r *renderer) plugin(p *model.Plugin) {
 		return
 	}
 	base := path.Join(dir, p.Name)
-	// The CLI docs' schema: name and description, nothing else. Enablement
-	// is config.json's (userConfig); extra members only with allow_extra,
+	// The CLI docs' schema (name, description), Antigravity 2.22's
+	// displayName and logo, the codec's table. Enablement is
+	// config.json's (userConfig); extra members only with allow_extra,
 	// which the decoder checked.
-	manifest := map[string]any{"name": p.Name}
-	if p.Description != "" {
-		manifest["description"] = p.Description
-	}
-	for k, v := range p.Extra {
-		manifest[k] = v
-	}
-	r.add(&Document{Path: path.Join(base, "plugin.json"), Mode: ModeFile, Schema: SchemaOf(agy.Plugins), JSON: manifest})
+	r.add(&Document{Path: path.Join(base, "plugin.json"), Mode: ModeFile, Schema: SchemaOf(agy.Plugins), JSON: codec.Plugin().Encode(p)})
 	if len(p.MCPServers) > 0 {
 		org := Origins{}
 		doc, secret := r.mcpServers(p.MCPServers, org)

@@ -657,6 +657,37 @@ var notExposed = map[string]string{
 	"ignore":                "workspace scope only; the module renders global scope",
 	"ignore.patterns":       "workspace scope only; the module renders global scope",
 	"agyconf.layout.ignore": "the ignore block is workspace scope only; the module renders global scope",
+	// What import writes to give back a live tree exactly (extra members
+	// of rules, workflows, skills and handlers, a skill folder named
+	// otherwise, agy's own oauth.enabled, whole files of global rules).
+	"context":                                     "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"context.*.body":                              "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"hook.*.post_invocation.extra":                "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"hook.*.post_tool_use.extra":                  "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"hook.*.post_tool_use.handler.extra":          "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"hook.*.pre_invocation.extra":                 "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"hook.*.pre_tool_use.extra":                   "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"hook.*.pre_tool_use.handler.extra":           "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"hook.*.session_start.extra":                  "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"hook.*.stop.extra":                           "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"mcp_server.*.oauth.enabled":                  "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.hook.*.post_invocation.extra":       "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.hook.*.post_tool_use.extra":         "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.hook.*.post_tool_use.handler.extra": "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.hook.*.pre_invocation.extra":        "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.hook.*.pre_tool_use.extra":          "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.hook.*.pre_tool_use.handler.extra":  "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.hook.*.session_start.extra":         "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.hook.*.stop.extra":                  "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.mcp_server.*.oauth.enabled":         "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.rule.*.extra":                       "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.skill.*.extra":                      "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.skill.*.folder":                     "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"rule.*.extra":                                "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"settings.auth":                               "agy's own sign-in state: import leaves it to agy, and no option should set it",
+	"skill.*.extra":                               "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"skill.*.folder":                              "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"workflow.*.extra":                            "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
 }
 
 // TestSchemaReachable checks that every property of the input schema's

@@ -1,10 +1,11 @@
-# Plugin names follow `agy plugin install`; a plugin needs components and
+# Plugin names follow `agy plugin install`; a plugin without components is a
+# warning (agy loads one of plugin.json alone), and a plugin
 # carries no workflows.
 plugin "with.dot" { # ERROR @8: Invalid name
   rule "r" { body = "x" }
 }
 
-plugin "empty" { # ERROR @1: Empty plugin
+plugin "empty" { # WARNING @1: Empty plugin
   description = "Nothing inside"
 }
 

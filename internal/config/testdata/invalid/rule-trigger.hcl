@@ -6,7 +6,7 @@ rule "bad-trigger" {
 
 rule "globs-without-glob" {
   trigger = "always_on"
-  globs   = ["*.go"] # ERROR @3: Conflicting arguments
+  globs   = ["*.go"] # agy does not read them: the rendered file's check warns (rule/globs-ignored)
   body    = "x"
 }
 
