@@ -104,6 +104,14 @@ func (e Entry[T]) Encode(x *T) map[string]any {
 	m := map[string]any{}
 	for _, f := range e.Fields {
 		if v, ok := f.Get(x); ok {
+			if ms, nested := v.([]Member); nested {
+				// An ordered mapping (frontmatter's metadata) as an object.
+				o := map[string]any{}
+				for _, n := range ms {
+					o[n.Key] = n.Value
+				}
+				v = o
+			}
 			m[f.Key] = v
 		}
 	}

@@ -102,9 +102,19 @@ var Agent = sync.OnceValue(func() Entry[model.Agent] {
 		if arg == "" {
 			arg = "the block's label"
 		}
+		// name and description are always written, as the model holds
+		// them: read back as written, empty or not.
+		always := key == "name" || key == "description"
 		fields = append(fields, Field[model.Agent]{Key: key, Arg: arg,
-			Get: func(a *model.Agent) (any, bool) { return get(a.Value(key), key == "name" || key == "description") },
-			Set: func(a *model.Agent, v any) error { return set(a.Value(key), v) }})
+			Get: func(a *model.Agent) (any, bool) { return get(a.Value(key), always) },
+			Set: func(a *model.Agent, v any) error {
+				if always {
+					s, err := asString(v)
+					*a.Value(key).(*string) = s
+					return err
+				}
+				return set(a.Value(key), v)
+			}})
 	}
 	return Entry[model.Agent]{Fields: fields, Extra: func(a *model.Agent) *map[string]json.RawMessage { return &a.Extra }}
 })
@@ -117,10 +127,10 @@ var Skill = sync.OnceValue(func() Entry[model.Skill] {
 	fields := []Field[model.Skill]{
 		{Key: "name", Arg: "the block's label",
 			Get: func(s *model.Skill) (any, bool) { return s.Name, true },
-			Set: func(s *model.Skill, v any) (err error) { s.Name, err = asNonEmpty(v); return }},
+			Set: func(s *model.Skill, v any) (err error) { s.Name, err = asString(v); return }},
 		{Key: "description", Arg: "description",
 			Get: func(s *model.Skill) (any, bool) { return s.Description, true },
-			Set: func(s *model.Skill, v any) (err error) { s.Description, err = asNonEmpty(v); return }},
+			Set: func(s *model.Skill, v any) (err error) { s.Description, err = asString(v); return }},
 	}
 	parents := map[string][]agy.SkillField{}
 	var order []string

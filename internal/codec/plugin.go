@@ -17,7 +17,7 @@ var Plugin = sync.OnceValue(func() Entry[model.Plugin] {
 		Fields: []Field[model.Plugin]{
 			{Key: "name", Arg: "the block's label", Drops: true,
 				Get: func(p *model.Plugin) (any, bool) { return p.Name, true },
-				Set: func(p *model.Plugin, v any) (err error) { p.Name, err = asNonEmpty(v); return }},
+				Set: func(p *model.Plugin, v any) (err error) { p.Name, err = asString(v); return }},
 			{Key: "description", Arg: "description", Drops: true,
 				Get: func(p *model.Plugin) (any, bool) { return p.Description, p.Description != "" },
 				Set: func(p *model.Plugin, v any) (err error) { p.Description, err = asString(v); return }},

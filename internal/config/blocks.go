@@ -1015,6 +1015,8 @@ func (d *decoder) decodePermissions(b *hcl.Block, where map[string]string) *mode
 			continue
 		}
 		es, _ := d.elems(attr)
+		// An empty list is written as such (import gives one back).
+		*list.dst = []string{}
 		for _, e := range es {
 			entry, ok := d.plainStr(e.val, e.rng)
 			if !ok {

@@ -103,9 +103,10 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 		im.conv(manifest, "", "%s kept in extra, with allow_extra = true: the plugin.json schema of the agy CLI docs has only name and description, and agy discards what it does not read", strings.Join(extra, ", "))
 	}
 	im.claimed[name] = true
-	if live, has := im.enablement[name]; has && !live {
-		f := false
-		pl.Enabled = &f
+	if live, has := im.enablement[name]; has {
+		// The entry as config.json holds it, true included: the config
+		// then owns it, as it owns every entry it declares.
+		pl.Enabled = &live
 	}
 	if doc, ok := im.readJSONOther(join(rel, "mcp_config.json"), "mcp_config"); ok {
 		pl.MCPServers = im.mcpServers(join(rel, "mcp_config.json"), doc, name)

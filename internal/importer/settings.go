@@ -159,6 +159,7 @@ func (im *importer) permissionLists(p, unit string, v any, other *model.Permissi
 		return nil
 	}
 	perms := &model.Permissions{}
+	present := false
 	seen := map[string]string{}
 	if other != nil {
 		for _, l := range []struct {
@@ -182,9 +183,16 @@ func (im *importer) permissionLists(p, unit string, v any, other *model.Permissi
 			im.skip(p, unit+"."+list, "is not a list of strings")
 			continue
 		}
-		if len(xs) == 0 {
-			im.conv(p, unit+"."+list, "an empty list is left out")
+		// An empty list is a member too: written back as it was.
+		switch list {
+		case "deny":
+			perms.Deny = []string{}
+		case "ask":
+			perms.Ask = []string{}
+		default:
+			perms.Allow = []string{}
 		}
+		present = true
 		for i, e := range xs {
 			u := fmt.Sprintf("%s.%s[%d]", unit, list, i)
 			perm, valid := agy.ParsePermission(e)
@@ -228,7 +236,7 @@ func (im *importer) permissionLists(p, unit string, v any, other *model.Permissi
 			im.skip(p, unit+"."+k, "not a permission list (allow, ask, deny)")
 		}
 	}
-	if len(perms.Allow)+len(perms.Ask)+len(perms.Deny) == 0 {
+	if !present {
 		return nil
 	}
 	return perms

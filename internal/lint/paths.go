@@ -583,3 +583,21 @@ func readingOf(segs []string, k kind) (agy.Reading, bool) {
 	}
 	return agy.Reading{}, false
 }
+
+// Files lists the files under paths that agy reads, as validate finds
+// them (the same search), in the search's order: what a check that
+// everything agy reads survives something (import, then render) compares.
+// The files validate finds only to say agy does not read them (a nested
+// skill, a plugin's hooks/hooks.json, a legacy skills folder, a workspace
+// settings file) are not listed.
+func Files(paths []string) ([]string, error) {
+	var out []string
+	err := search(paths, newPluginDirs(), func() {}, func(f found) {
+		switch f.kind {
+		case kindHooksUnread, kindSkillLegacy, kindSkillNested, kindSkillCase, kindSettingsUnread:
+			return
+		}
+		out = append(out, f.path)
+	})
+	return out, err
+}
