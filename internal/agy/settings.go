@@ -107,3 +107,25 @@ func SettingKeyOf(key string) (SettingKey, bool) {
 	}
 	return SettingKey{}, false
 }
+
+// Trust is where agy records the workspace folders it trusts, and what it
+// does with one it does not: the workspace's files have no effect there.
+type Trust struct {
+	// File is the settings file holding the record, relative to the
+	// home; Key its list of folders.
+	File, Key string
+	Summary   string
+	// HowTo says how a folder becomes trusted.
+	HowTo  string
+	Source Source
+}
+
+// WorkspaceTrust is agy's record of trusted workspace folders.
+func WorkspaceTrust() Trust {
+	return Trust{
+		File: ".gemini/antigravity-cli/settings.json", Key: "trustedWorkspaces",
+		Summary: "in a folder agy has not trusted, it resolves to its scratch workspace and loads none of the workspace's files (hooks, rules, skills, servers)",
+		HowTo:   "start agy in the folder once and accept its trust prompt (agy then writes the folder into trustedWorkspaces), or list it in a global config's settings { trustedWorkspaces = [...] }",
+		Source:  Source{ThirdParty, "entire's agy probe (agy 1.1.12 and newer; notes of 1.2.7) and the trust screen of CLI 1.3.2 (reference 2026-12b row 2); trustedWorkspaces written by agy after its trust prompt (reference §10, S11)"},
+	}
+}

@@ -487,6 +487,10 @@ func checkAnswer(ev model.Event, answer []byte, v *schema.Validator, stdoutSchem
 				notes = append(notes, fmt.Sprintf("%s is deprecated: agy still decodes it (a third party's reading of its proto), but write %s instead", f.name, f.instead))
 			}
 		}
+		if a.Decision != nil && *a.Decision == "allow" && len(a.PermissionOverrides) == 0 {
+			d, _ := agy.DecisionOf("allow")
+			notes = append(notes, fmt.Sprintf("allow is %s (%s)", d.Summary, d.Source))
+		}
 		for i, o := range a.PermissionOverrides {
 			s, isStr := o.(string)
 			if !isStr {

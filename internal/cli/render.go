@@ -16,6 +16,7 @@ import (
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/diagfmt"
 	"github.com/agyconf/agyconf/internal/engine"
+	"github.com/agyconf/agyconf/internal/trust"
 )
 
 func renderCommand() *cli.Command {
@@ -25,7 +26,10 @@ func renderCommand() *cli.Command {
 		UsageText: "agyconf render --config PATH [--root DIR] [--check | --dry-run] [--diagnostics-format text|json]",
 		Description: `Validates the config at PATH, renders every file it describes and writes
 them under DIR: $HOME by default in global scope, the current directory in
-workspace scope. Output is deterministic: the same config gives the same
+workspace scope (where it warns when agy's record of trusted folders,
+trustedWorkspaces in ~/.gemini/antigravity-cli/settings.json, lists neither
+DIR nor a folder above it: agy loads none of an untrusted workspace's
+files; start agy there once and accept its trust prompt). Output is deterministic: the same config gives the same
 bytes on any machine.
 
 Writes are atomic and stay under DIR. agyconf records what it wrote (global
@@ -147,6 +151,15 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 	}
 	for _, n := range es.Notes {
 		fmt.Fprintf(info(c, c.App.ErrWriter), "agyconf: %s\n", n)
+	}
+	if es.Workspace && !nothing {
+		// What agy does in a folder it has not trusted depends on this
+		// machine: a warning, never a refusal.
+		if home, err := os.UserHomeDir(); err == nil {
+			if w := trust.Warning(home, es.Root); w != "" {
+				fmt.Fprintf(c.App.ErrWriter, "agyconf: warning: %s\n", w)
+			}
+		}
 	}
 	return &session{Session: es, format: format}, nil
 }

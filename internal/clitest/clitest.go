@@ -248,3 +248,15 @@ func CmpJSON(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s and %s differ:\n%s\n---\n%s", args[0], args[1], da, db)
 	}
 }
+
+// IsolateHome points the test process's HOME at a folder that does not
+// exist, so that agyconf run in process reads nothing of the user's (a
+// workspace render reads agy's record of trusted folders under $HOME).
+// Call it from TestMain; a test binary run as one of Commands (a
+// script's exec) keeps the HOME the script gave it.
+func IsolateHome() {
+	if _, isCommand := Commands()[filepath.Base(os.Args[0])]; isCommand {
+		return
+	}
+	os.Setenv("HOME", filepath.Join(os.TempDir(), "agyconf-test-home-that-does-not-exist"))
+}

@@ -61,6 +61,11 @@ func factsPage() string {
 		p("| `%s` | `%s` | `%s` | %s | %s | %s | %s |\n", e.Name, e.Block(), e.Option(), shape, since(e.Since), cell(e.When), cell(e.Source.String()))
 	}
 	p("\nEach event has two contracts: `agyconf schema %s` (what agy writes on the hook's stdin) and `agyconf schema %s` (what it honours on stdout), and so on for each event.\n\n", agy.Events()[0].StdinSchema(), agy.Events()[0].StdoutSchema())
+	p("## PreToolUse decisions\n\n| decision | what agy does | source |\n|---|---|---|\n")
+	for _, d := range agy.PreToolUseDecisions() {
+		p("| `%s` | %s | %s |\n", d.Name, cell(d.Summary), cell(d.Source.String()))
+	}
+	p("\n")
 	p("## Behaviours that changed between builds\n\n")
 	p("| feature | since | what | source |\n|---|---|---|---|\n")
 	for _, f := range agy.Behaviours() {

@@ -1,0 +1,60 @@
+package trust
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	sub := filepath.Join(ws, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, known, err := Check(home, ws); known || err != nil {
+		t.Errorf("no record: known %v, %v", known, err)
+	}
+	if w := Warning(home, ws); w != "" {
+		t.Errorf("no record, yet a warning: %s", w)
+	}
+	record := filepath.Join(home, ".gemini", "antigravity-cli", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(record), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(record, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"trustedWorkspaces": ["/elsewhere", 3]}`)
+	if trusted, known, err := Check(home, ws); trusted || !known || err != nil {
+		t.Errorf("not listed: trusted %v, known %v, %v", trusted, known, err)
+	}
+	if w := Warning(home, ws); !strings.Contains(w, "not among the folders agy trusts") || !strings.Contains(w, "trust prompt") {
+		t.Errorf("warning: %q", w)
+	}
+	write(`{"trustedWorkspaces": ["` + ws + `/"]}`)
+	for _, d := range []string{ws, sub} {
+		if trusted, _, _ := Check(home, d); !trusted {
+			t.Errorf("%s: listed (or below a listed folder), not trusted", d)
+		}
+	}
+	if trusted, _, _ := Check(home, ws+"-other"); trusted {
+		t.Error("a folder whose name starts like a trusted one is trusted")
+	}
+	// Through a link: agy records the folder it was started in.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(ws, link); err != nil {
+		t.Fatal(err)
+	}
+	if trusted, _, _ := Check(home, link); !trusted {
+		t.Error("a link to a trusted folder is not trusted")
+	}
+	write(`{"trustedWorkspaces": [`)
+	if _, _, err := Check(home, ws); err == nil {
+		t.Error("a record that does not parse: no error")
+	}
+}
