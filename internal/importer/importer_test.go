@@ -1269,3 +1269,66 @@ func TestImportManySkills(t *testing.T) {
 		t.Error("notes.txt is not reported")
 	}
 }
+
+// TestImportReadsWhatAgyReads: what agy reads beyond the places agyconf
+// writes is imported, and where render writes it instead is listed as
+// converted: a workspace's legacy roots (a name .agents/ also has is left
+// out, said), skills in ~/.gemini/skills/, whole files of global rules
+// (context blocks, their agy_version); an AGENTS.md inside .agents/, which
+// no source has agy read, is listed; a rule without trigger stays so.
+func TestImportReadsWhatAgyReads(t *testing.T) {
+	ws := t.TempDir()
+	plant(t, ws, ".agents/rules/style.md", "---\ntrigger: always_on\n---\n\nUse gofmt.\n")
+	plant(t, ws, ".agent/rules/style.md", "---\ntrigger: manual\n---\n\nOther.\n")
+	plant(t, ws, ".agent/rules/plain.md", "# No frontmatter\n\nBe brief.\n")
+	plant(t, ws, "_agents/workflows/ship.md", "---\nname: ship\ndescription: Ship it\n---\n\nShip.\n")
+	plant(t, ws, ".agents/AGENTS.md", "# Project\n")
+	res, err := Import(Options{Root: ws, Scope: model.ScopeWorkspace, Product: model.ProductBoth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkItems(t, res,
+		"not imported: .agent rule style: .agents also holds a rule of this name, which is imported; agy reads both roots (two of one name: one wins)",
+		"not imported: .agents/AGENTS.md: agy reads a workspace's AGENTS.md at the workspace's top, beside .agents/ (reference §1), and no source has it read from .agents/: it has no effect here; move it up to keep it")
+	var conv []string
+	for _, it := range res.Items {
+		if it.Kind == KindConverted {
+			conv = append(conv, it.Path)
+		}
+	}
+	if !slices.Contains(conv, ".agent") || !slices.Contains(conv, "_agents") {
+		t.Errorf("the legacy roots are not listed as converted: %v", conv)
+	}
+	names := map[string]*model.Rule{}
+	for _, r := range res.Config.Rules {
+		names[r.Name] = r
+	}
+	if r := names["style"]; r == nil || r.Trigger != model.TriggerAlwaysOn {
+		t.Errorf("style: %+v, want .agents/'s", r)
+	}
+	if r := names["plain"]; r == nil || r.Trigger != "" || r.Body != "# No frontmatter\n\nBe brief." {
+		t.Errorf("plain: %+v, want it without a trigger, as it was", r)
+	}
+	if len(res.Config.Workflows) != 1 || string(res.Config.Workflows[0].Extra["name"]) != `"ship"` {
+		t.Errorf("workflows: %+v, want ship with its name in extra", res.Config.Workflows)
+	}
+	if !bytes.Contains(res.HCL, []byte(`trigger = "none"`)) {
+		t.Errorf("the config does not write plain without a trigger:\n%s", res.HCL)
+	}
+
+	home := t.TempDir()
+	plant(t, home, ".gemini/skills/notes/SKILL.md", "---\nname: notes\ndescription: Take notes\n---\n\nWrite them down.\n")
+	plant(t, home, ".gemini/config/AGENTS.md", "# House rules\n\nBe kind.\n")
+	res, err = Import(Options{Root: home, Scope: model.ScopeGlobal, Product: model.ProductCLI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Config.Skills) != 1 || res.Config.Skills[0].Name != "notes" {
+		t.Errorf("skills: %+v, want notes from ~/.gemini/skills", res.Config.Skills)
+	}
+	if len(res.Config.Contexts) != 1 || res.Config.Contexts[0].Path != ".gemini/config/AGENTS.md" || res.Config.Agyconf.AgyVersion != "1.2.15" {
+		t.Errorf("contexts %+v, agy_version %q: want config/AGENTS.md and 1.2.15", res.Config.Contexts, res.Config.Agyconf.AgyVersion)
+	}
+	checkItems(t, res, "converted: .gemini/skills/notes: a skill agy reads here too (third-party report: antigravity-cli #103 comments of 2026-05-22; codegraphx, skills-manager (reference 2026-12b row 4)): render writes it to .gemini/antigravity-cli/skills, a folder only third parties show the CLI reading (a workaround reported working in antigravity-cli #103; skill managers list it as the shared skills folder); agyconf writes skills where the CLI's docs and Home Manager put them, and a copy here too would be loaded twice (which one wins is unknown); remove it here once that is in place, or agy loads it twice")
+	decodeRender(t, res, t.TempDir())
+}
