@@ -122,7 +122,7 @@ func (g cfgGen) server(name string) *model.MCPServer {
 			s.Cwd = "/srv/" + name
 		}
 	} else {
-		s.ServerURL, s.SecretMode = "https://mcp.example.com/"+name, model.SecretInline
+		s.ServerURL, s.SecretMode = "https://mcp.example.com/"+name, model.SecretExec
 		if g.coin() {
 			s.Headers = map[string]model.Str{"X-Client": codec.Lit(g.text())}
 		}
@@ -131,6 +131,11 @@ func (g cfgGen) server(name string) *model.MCPServer {
 		}
 		if g.coin() {
 			s.OAuth = &model.OAuth{ClientID: codec.Lit("client-" + name), Enabled: g.boolp()}
+		}
+		if s.AuthProviderType != "" || s.OAuth != nil {
+			// agy's own sign-in keeps a server remote (the decoder
+			// resolves its secret_mode to inline).
+			s.SecretMode = model.SecretInline
 		}
 	}
 	if g.coin() {
