@@ -41,7 +41,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agyconf/agyconf/internal/cli"
-	"github.com/agyconf/agyconf/internal/clitest"
 	"github.com/agyconf/agyconf/internal/lint"
 )
 
@@ -466,11 +465,4 @@ func copyTree(t *testing.T, src, dst string) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// TestMain gives the in-process agyconf a home of its own: a workspace
-// render reads agy's record of trusted folders there, never the user's.
-func TestMain(m *testing.M) {
-	clitest.IsolateHome()
-	os.Exit(m.Run())
 }

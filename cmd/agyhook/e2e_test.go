@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agyconf/agyconf/internal/testhome"
 	"github.com/agyconf/agyconf/schema"
 )
 
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := testhome.Run(m) // no test reads or writes the user's home
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -15,8 +15,12 @@ import (
 
 var update = flag.Bool("u", false, "update testscript files with the actual output")
 
+// TestMain lets the scripts exec agyconf and agyhook, and runs every test
+// of the package (Main in-process ones too) with HOME and the XDG folders
+// pointing at a scratch home (clitest.Main): the default config, state and
+// render root are never the user's.
 func TestMain(m *testing.M) {
-	testscript.Main(m, clitest.Commands())
+	clitest.Main(m)
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script: each is the

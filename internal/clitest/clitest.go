@@ -18,6 +18,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/agyhook"
 	"github.com/agyconf/agyconf/internal/cli"
+	"github.com/agyconf/agyconf/internal/testhome"
 )
 
 // exitCodeFile is where the agyconf command of the scripts records the code
@@ -57,6 +58,15 @@ func renderedRoot(args []string) (string, bool) {
 		}
 	}
 	return root, root != ""
+}
+
+// Main is the TestMain of a package whose scripts exec agyconf and
+// agyhook: the test binary runs them when called by those names, with the
+// environment the script gives them, and runs the tests (as `go test`
+// started it) with HOME and the XDG folders pointing at a scratch home
+// (testhome), never the user's.
+func Main(m testscript.TestingM) {
+	testscript.Main(testhome.Wrap(m), Commands())
 }
 
 // Commands are the programs a script can exec: agyconf and agyhook, run
@@ -247,16 +257,4 @@ func CmpJSON(ts *testscript.TestScript, neg bool, args []string) {
 	case !same && !neg:
 		ts.Fatalf("%s and %s differ:\n%s\n---\n%s", args[0], args[1], da, db)
 	}
-}
-
-// IsolateHome points the test process's HOME at a folder that does not
-// exist, so that agyconf run in process reads nothing of the user's (a
-// workspace render reads agy's record of trusted folders under $HOME).
-// Call it from TestMain; a test binary run as one of Commands (a
-// script's exec) keeps the HOME the script gave it.
-func IsolateHome() {
-	if _, isCommand := Commands()[filepath.Base(os.Args[0])]; isCommand {
-		return
-	}
-	os.Setenv("HOME", filepath.Join(os.TempDir(), "agyconf-test-home-that-does-not-exist"))
 }

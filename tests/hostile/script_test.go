@@ -27,13 +27,12 @@ import (
 
 var update = flag.Bool("u", false, "update testscript files with the actual output")
 
-// TestMain lets the scripts exec agyconf and agyhook: the test binary runs
-// them when called by those names. The tests that run agyconf in this
-// process get a home of their own: a workspace render reads agy's record
-// of trusted folders there, never the user's.
+// TestMain lets the scripts exec agyconf and agyhook (the test binary runs
+// them when called by those names) and keeps the tests out of the user's
+// home (clitest.Main): a workspace render reads agy's record of trusted
+// folders under $HOME, never the user's.
 func TestMain(m *testing.M) {
-	clitest.IsolateHome()
-	testscript.Main(m, clitest.Commands())
+	clitest.Main(m)
 }
 
 // SwapRendersEnv sizes the swap race of the scripts (swaprace): how many

@@ -1,0 +1,12 @@
+package agyhook
+
+import (
+	"testing"
+
+	"github.com/agyconf/agyconf/internal/testhome"
+)
+
+// TestMain runs the tests with HOME and the XDG folders pointing at a
+// scratch home (testhome): they exercise agyhook, whose Env takes the home from the environment (OSEnv), and must
+// never read or write the user's.
+func TestMain(m *testing.M) { testhome.Main(m) }

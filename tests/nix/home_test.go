@@ -1,0 +1,12 @@
+package nix_test
+
+import (
+	"testing"
+
+	"github.com/agyconf/agyconf/internal/testhome"
+)
+
+// TestMain runs the tests with HOME and the XDG folders pointing at a
+// scratch home (testhome): they exercise agyconf's CLI (cli.Main) and the activation script, whose default config, state and render root are in a home, and must
+// never read or write the user's.
+func TestMain(m *testing.M) { testhome.Main(m) }
