@@ -26,7 +26,8 @@ import (
 //go:embed starter/*.hcl.tmpl
 var starterFS embed.FS
 
-// defaultInitOut is where agyconf init writes when --out is not given.
+// defaultInitOut is the file name of a config init writes, and where a
+// workspace config goes when --out is not given.
 const defaultInitOut = "agyconf.hcl"
 
 func scopeValues() []string { return []string{string(model.ScopeGlobal), string(model.ScopeWorkspace)} }
@@ -39,15 +40,17 @@ func initCommand() *cli.Command {
 		Name:      "init",
 		Usage:     "write a commented starter config",
 		UsageText: "agyconf init [--scope global|workspace] [--product cli|ide|both] [--out PATH] [--force]",
-		Description: `Writes a valid, commented starter config to PATH (default: agyconf.hcl in
-the current directory; a folder means PATH/agyconf.hcl; - prints it). It
-declares a rule and a skill (and in global scope permissions), and shows
-every other kind of block commented out: MCP servers (in global scope one whose token comes
-from secret_file()), hooks, subagents, workflows, harnesses.
+		Description: `Writes a valid, commented starter config to PATH (a folder means
+PATH/agyconf.hcl; - prints it). It declares a rule and a skill (and in
+global scope permissions), and shows every other kind of block commented
+out: MCP servers (in global scope one whose token comes from
+secret_file()), hooks, subagents, workflows, harnesses.
 
-The global starter renders into your home directory; keep it at
-~/.config/agyconf/agyconf.hcl and diff, status and render need no
---config. The workspace starter is committed with a project and holds
+The global starter renders into your home directory and goes by default
+where every other command looks for a config,
+$XDG_CONFIG_HOME/agyconf/agyconf.hcl (~/.config/agyconf/agyconf.hcl), so
+validate, render, diff and status need no --config. The workspace starter
+goes by default to ./agyconf.hcl: it is committed with a project and holds
 nothing machine-specific (workspace scope refuses env(), abspath() and
 secret_file()).
 
@@ -56,13 +59,13 @@ writing, init prints the commands to run next.
 
 EXAMPLES:
    agyconf init
-   agyconf init --out ~/.config/agyconf/agyconf.hcl
+   agyconf init --out agyconf.hcl
    agyconf init --scope workspace --product ide
    agyconf init --scope workspace --out - | less`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "scope", Value: string(model.ScopeGlobal), Usage: "the config's scope: global (a home directory) or workspace (a project tree)"},
 			&cli.StringFlag{Name: "product", Value: string(model.ProductBoth), Usage: "whose files it writes: cli (the agy CLI), ide (the Antigravity IDE) or both"},
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultInitOut, Usage: "write the config to `PATH`: a file when it ends in .hcl, otherwise a folder that gets agyconf.hcl (as import --out reads it); -: standard output"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the config to `PATH`: a file when it ends in .hcl, otherwise a folder that gets agyconf.hcl (as import --out reads it); -: standard output (default: $XDG_CONFIG_HOME/agyconf/agyconf.hcl in global scope, ./agyconf.hcl in workspace scope)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite PATH if it exists"},
 			quietFlag(),
 		},
@@ -82,23 +85,31 @@ func runInit(c *cli.Context) error {
 		return exit(ExitBadInput, fmt.Errorf("unknown --product %q: use \"cli\", \"ide\" or \"both\"", product))
 	}
 	out := c.String("out")
-	if out == "" {
+	if c.IsSet("out") && out == "" {
 		return exit(ExitBadInput, fmt.Errorf("--out needs a PATH (see agyconf init --help)"))
 	}
 	if out == "-" {
-		text, err := starter(scope, product, defaultInitOut)
+		text, err := starter(scope, product, defaultInitOut, false)
 		if err != nil {
 			return exit(ExitBadInput, err)
 		}
 		_, err = c.App.Writer.Write(text)
 		return err
 	}
+	if out == "" {
+		var err error
+		if out, err = initOut(scope); err != nil {
+			return exit(ExitBadInput, err)
+		}
+	}
 	dir, name, err := configOut(out)
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}
 	out = filepath.Join(dir, name)
-	text, err := starter(scope, product, out)
+	// A global config in the default folder needs no --config anywhere.
+	atDefault := scope == model.ScopeGlobal && isDefaultConfigDir(dir)
+	text, err := starter(scope, product, out, atDefault)
 	if err != nil {
 		return exit(ExitBadInput, err)
 	}
@@ -114,23 +125,59 @@ func runInit(c *cli.Context) error {
 		fmt.Fprintf(w, "in CI:\n   agyconf render --config %s --root . --check     # exit 1 when the tree is out of date\n", q)
 		return nil
 	}
-	fmt.Fprintf(w, "next:\n   agyconf render --config %s --dry-run   # what it would write into $HOME\n", q)
-	fmt.Fprintf(w, "   agyconf render --config %s             # write it\n", q)
+	flag := " --config " + q
+	if atDefault {
+		flag = ""
+	}
+	fmt.Fprintf(w, "next:\n   agyconf render%s --dry-run   # what it would write into $HOME\n", flag)
+	fmt.Fprintf(w, "   agyconf render%s             # write it\n", flag)
 	return nil
 }
 
+// initOut is where init writes when --out is not given: a global config
+// where every other command looks for one (render, diff and status then
+// need no --config), a workspace config in the project, to be committed.
+func initOut(scope model.Scope) (string, error) {
+	if scope == model.ScopeWorkspace {
+		return defaultInitOut, nil
+	}
+	def := defaultConfigPath()
+	if def == "" {
+		return "", fmt.Errorf("there is no home folder for the default config ($XDG_CONFIG_HOME/agyconf); pass --out PATH")
+	}
+	return filepath.Join(def, defaultInitOut), nil
+}
+
+// isDefaultConfigDir reports whether dir is the default config's folder.
+func isDefaultConfigDir(dir string) bool {
+	def := defaultConfigPath()
+	if def == "" {
+		return false
+	}
+	a, errA := filepath.Abs(dir)
+	b, errB := filepath.Abs(def)
+	return errA == nil && errB == nil && a == b
+}
+
 // starter is the starter config of a scope and product, naming path in
-// the commands its comments suggest, formatted as agyconf fmt would.
-func starter(scope model.Scope, product model.Product, path string) ([]byte, error) {
+// the commands its comments suggest (none when atDefault: a global config
+// in the default folder needs no --config), formatted as agyconf fmt
+// would.
+func starter(scope model.Scope, product model.Product, path string, atDefault bool) ([]byte, error) {
 	t, err := template.ParseFS(starterFS, "starter/"+string(scope)+".hcl.tmpl")
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
+	flag := " --config " + shellQuote(path)
+	if atDefault {
+		flag = ""
+	}
 	if err := t.Execute(&b, struct {
 		Product model.Product
 		Path    string
-	}{product, shellQuote(path)}); err != nil {
+		Config  string // the --config flag of the commands shown, or ""
+	}{product, shellQuote(path), flag}); err != nil {
 		return nil, err
 	}
 	return hclwrite.Format(b.Bytes()), nil

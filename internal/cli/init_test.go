@@ -60,9 +60,26 @@ func TestStarterValid(t *testing.T) {
 	for _, scope := range scopeValues() {
 		for _, product := range productValues() {
 			t.Run(scope+"/"+product, func(t *testing.T) {
-				text, err := starter(model.Scope(scope), model.Product(product), "agyconf.hcl")
+				text, err := starter(model.Scope(scope), model.Product(product), "agyconf.hcl", false)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if scope == "global" {
+					// In the default folder it names no --config, and is
+					// otherwise the same config.
+					atDefault, err := starter(model.Scope(scope), model.Product(product), "agyconf.hcl", true)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if bytes.Contains(atDefault, []byte("--config agyconf.hcl")) {
+						t.Errorf("the starter for the default folder names --config:\n%s", atDefault)
+					}
+					if !bytes.Contains(text, []byte("--config agyconf.hcl")) {
+						t.Errorf("the starter elsewhere does not name its --config:\n%s", text)
+					}
+					if got, want := regexp.MustCompile(`(?m)^\s*#.*\n`).ReplaceAll(atDefault, nil), regexp.MustCompile(`(?m)^\s*#.*\n`).ReplaceAll(text, nil); !bytes.Equal(got, want) {
+						t.Errorf("the two starters differ outside comments")
+					}
 				}
 				if diags := decodeAndRender(t, text); diags.HasErrors() {
 					t.Fatalf("starter has errors: %s\n%s", diags.Error(), text)
@@ -126,7 +143,7 @@ func TestFmtIdempotent(t *testing.T) {
 		inputs = append(inputs, b)
 	}
 	for _, scope := range scopeValues() {
-		text, err := starter(model.Scope(scope), model.ProductBoth, "x.hcl")
+		text, err := starter(model.Scope(scope), model.ProductBoth, "x.hcl", false)
 		if err != nil {
 			t.Fatal(err)
 		}

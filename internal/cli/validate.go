@@ -194,9 +194,33 @@ func configPath(c *cli.Context) (string, error) {
 	}
 	def, err := defaultConfig()
 	if err != nil {
+		if here := configHere(); here != "" {
+			return "", fmt.Errorf("%s needs --config PATH: %w; %s is in this folder: pass --config %s (see agyconf %s --help)", c.Command.Name, err, here, shellQuote(here), c.Command.Name)
+		}
 		return "", fmt.Errorf("%s needs --config PATH: %w (see agyconf %s --help)", c.Command.Name, err, c.Command.Name)
 	}
 	return def, nil
+}
+
+// configHere names a config in the working folder, by the names init and
+// import write (agyconf.hcl, or a folder agyconf/ of them) or the JSON form
+// the Nix module writes (agyconf.json), for the message of a command that
+// found no default config: the user who ran init in a project before init
+// wrote to the default folder, or who keeps the config there.
+func configHere() string {
+	for _, name := range []string{"agyconf.hcl", "agyconf.json", "agyconf"} {
+		st, err := os.Stat(name)
+		if err != nil {
+			continue
+		}
+		if !st.IsDir() {
+			return name
+		}
+		if files, diags := config.ConfigFiles(name); len(files) > 0 && !diags.HasErrors() {
+			return name
+		}
+	}
+	return ""
 }
 
 // defaultConfig is the default config, $XDG_CONFIG_HOME/agyconf, when it
@@ -208,6 +232,9 @@ func defaultConfig() (string, error) {
 	}
 	if _, err := os.Stat(def); err != nil {
 		return "", fmt.Errorf("there is no default config at %s", def)
+	}
+	if files, _ := config.ConfigFiles(def); len(files) == 0 {
+		return "", fmt.Errorf("there is no default config at %s (the folder holds no *.hcl or *.json file)", def)
 	}
 	return def, nil
 }
