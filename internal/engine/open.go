@@ -194,8 +194,9 @@ func open(plan *render.Plan, root string, a model.Agyconf, instance string, unna
 // claim settles whose state this is: a state of an older agyconf under a
 // name derived from the config's path becomes the default instance's; a
 // config that moved keeps its state, said once; two configs that both
-// exist and both claim the unnamed instance are refused. An explicit
-// take-over settles which older state is this config's.
+// exist and both claim the unnamed instance are refused, unless the state
+// owns nothing (after clean), when the config rendering now takes it. An
+// explicit take-over settles which older state is this config's.
 func (s *Session) claim(instance string, unnamed bool, cfgPath, takeOver string) error {
 	st := s.State
 	if unnamed && !s.Store.HasState(instance) && takeOver == "" {
@@ -221,6 +222,12 @@ func (s *Session) claim(instance string, unnamed bool, cfgPath, takeOver string)
 		// A named instance is one owner wherever its config is read from
 		// (each Home Manager generation is another store path): nothing
 		// to say.
+		return nil
+	}
+	if len(st.Files) == 0 && len(st.Waiting) == 0 {
+		// The instance owns nothing (its config was cleaned, or rendered
+		// nothing): it prunes nobody, so the config rendering now takes
+		// the name, and its backups' records with it.
 		return nil
 	}
 	if claimsUnnamed(st.Config, s.Root) {
