@@ -85,7 +85,7 @@ func runDoctor(c *cli.Context) error {
 	}
 	cfg := engine.Load(path)
 	if !cfg.OK() {
-		if err := writeDiags(c, diagfmt.Text, cfg.Parser, cfg.Diags); err != nil {
+		if err := writeDiags(c, diagfmt.Text, cfg.Parser.Files(), cfg.Diags); err != nil {
 			return exit(ExitBadInput, err)
 		}
 		return exit(ExitBadInput, errors.New("doctor compares agy's answers with what the config renders: fix the config first"))

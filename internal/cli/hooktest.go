@@ -240,7 +240,7 @@ type hooksFile struct {
 func hooksFromConfig(c *cli.Context, path, rootFlag string) ([]hooksFile, bool, error) {
 	cfg := engine.Load(path)
 	if len(cfg.Diags) > 0 {
-		writeDiags(c, "text", cfg.Parser, cfg.Diags)
+		writeDiags(c, "text", cfg.Parser.Files(), cfg.Diags)
 	}
 	if !cfg.OK() {
 		return nil, false, exit(ExitBadInput, nil)

@@ -16,6 +16,7 @@ import (
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/diagfmt"
 	"github.com/agyconf/agyconf/internal/engine"
+	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/trust"
 )
 
@@ -90,6 +91,9 @@ func applyFlags() []cli.Flag {
 type session struct {
 	*engine.Session
 	format diagfmt.Format
+	// warnings are the diagnostics the command printed (it had no
+	// errors), for the cache: a render it answers prints them again.
+	warnings hcl.Diagnostics
 }
 
 // decide loads the config through the engine (every check that depends
@@ -117,6 +121,13 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if root := c.String("root"); root != "" {
+		// A root that is not there is said first, and alone: nothing
+		// about the config matters until it is.
+		if _, err := engine.RenderRoot(root, model.ScopeGlobal); err != nil {
+			return nil, exit(ExitBadInput, err)
+		}
+	}
 	cfg := engine.Load(path)
 	diags := cfg.Diags
 	var secrets, pending map[string]string
@@ -129,12 +140,18 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 		}
 		diags = append(diags, sd...)
 	}
-	if format == diagfmt.JSON || len(diags) > 0 {
-		if err := writeDiags(c, format, cfg.Parser, diags); err != nil {
-			return nil, exit(ExitBadInput, err)
+	printDiags := func(diags hcl.Diagnostics) error {
+		if format == diagfmt.JSON || len(diags) > 0 {
+			if err := writeDiags(c, format, cfg.Parser.Files(), diags); err != nil {
+				return exit(ExitBadInput, err)
+			}
 		}
+		return nil
 	}
 	if diags.HasErrors() {
+		if err := printDiags(diags); err != nil {
+			return nil, err
+		}
 		return nil, exit(ExitBadInput, nil)
 	}
 	es, err := engine.Open(cfg, engine.Options{
@@ -147,7 +164,14 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 		},
 	})
 	if err != nil {
+		if perr := printDiags(diags); perr != nil {
+			return nil, perr
+		}
 		return nil, exit(ExitBadInput, err)
+	}
+	if err := printDiags(diags); err != nil {
+		es.Close()
+		return nil, err
 	}
 	for _, n := range es.Notes {
 		fmt.Fprintf(info(c, c.App.ErrWriter), "agyconf: %s\n", n)
@@ -161,7 +185,7 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 			}
 		}
 	}
-	return &session{Session: es, format: format}, nil
+	return &session{Session: es, format: format, warnings: diags}, nil
 }
 
 // close releases the session.

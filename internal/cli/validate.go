@@ -110,7 +110,7 @@ func runValidate(c *cli.Context) error {
 			diags = append(diags, liveConflicts(c, cfg)...)
 		}
 	}
-	if err := writeDiags(c, format, cfg.Parser, diags); err != nil {
+	if err := writeDiags(c, format, cfg.Parser.Files(), diags); err != nil {
 		return exit(ExitBadInput, err)
 	}
 	if diags.HasErrors() {
@@ -251,13 +251,13 @@ func defaultConfigPath() string {
 
 // writeDiags prints diagnostics in the chosen format. JSON always prints a
 // report, so a program reading stdout gets a document even when all is well.
-func writeDiags(c *cli.Context, format diagfmt.Format, p *config.Parser, diags hcl.Diagnostics) error {
+func writeDiags(c *cli.Context, format diagfmt.Format, files map[string]*hcl.File, diags hcl.Diagnostics) error {
 	if file := c.String("option-paths"); file != "" && len(diags) > 0 {
 		options, err := readOptionPaths(file)
 		if err != nil {
 			return err
 		}
-		diags = diagfmt.Named(diags, p.Files(), options)
+		diags = diagfmt.Named(diags, files, options)
 	}
 	if format == diagfmt.JSON {
 		return diagfmt.WriteJSON(c.App.Writer, diags)
@@ -265,7 +265,7 @@ func writeDiags(c *cli.Context, format diagfmt.Format, p *config.Parser, diags h
 	if len(diags) == 0 {
 		return nil
 	}
-	return diagfmt.WriteText(c.App.ErrWriter, p.Files(), diags, 100, useColor(c.App.ErrWriter, c.String("color")))
+	return diagfmt.WriteText(c.App.ErrWriter, files, diags, 100, useColor(c.App.ErrWriter, c.String("color")))
 }
 
 // optionPathsFlag names diagnostics by the option of a generator (the

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -405,10 +407,16 @@ func RenderRoot(flag string, scope model.Scope) (string, error) {
 		return "", err
 	}
 	st, err := os.Stat(abs)
-	if err != nil {
-		return "", fmt.Errorf("render root: %w", err)
-	}
-	if !st.IsDir() {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("render root %s does not exist", abs)
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", fmt.Errorf("render root %s: %w", abs, err)
+	case !st.IsDir():
 		return "", fmt.Errorf("render root %s is not a folder", abs)
 	}
 	return abs, nil
