@@ -29,6 +29,10 @@ type Cache struct {
 	// Outputs are the stamps of the managed files and of the state, by
 	// name below the root.
 	Outputs map[string]string `json:"outputs"`
+	// Warnings are what the render printed about the config, in the
+	// form its caller chose: a run the cache answers prints them again,
+	// as a run that decodes would.
+	Warnings json.RawMessage `json:"warnings,omitempty"`
 }
 
 // maxCacheSize bounds a cache file; a bigger one is a miss.
@@ -77,12 +81,13 @@ func InSync(changes []Change) bool {
 }
 
 // WriteCache records the cache after a render that ended in sync: the
-// files changes name, and the state file, as they are now. st is the
-// state the render saved: a cache must stamp every file it records, or
-// it proves nothing about the tree, and none is written (CacheHit trusts
-// the state's stamp to say it is still this one).
-func (s *Store) WriteCache(instance, identity, config string, inputs []model.Input, changes []Change, st *State) error {
-	c := Cache{Agyconf: identity, Config: config, Root: s.fs.Dir(), Instance: instance, Inputs: inputs, Outputs: map[string]string{}}
+// files changes name, and the state file, as they are now, and the
+// warnings the render printed. st is the state the render saved: a cache
+// must stamp every file it records, or it proves nothing about the tree,
+// and none is written (CacheHit trusts the state's stamp to say it is
+// still this one).
+func (s *Store) WriteCache(instance, identity, config string, inputs []model.Input, changes []Change, st *State, warnings json.RawMessage) error {
+	c := Cache{Agyconf: identity, Config: config, Root: s.fs.Dir(), Instance: instance, Inputs: inputs, Outputs: map[string]string{}, Warnings: warnings}
 	names := []string{s.statePath(instance)}
 	seen := map[string]bool{}
 	for _, ch := range changes {
@@ -117,7 +122,7 @@ func (s *Store) WriteCache(instance, identity, config string, inputs []model.Inp
 // (inputsUnchanged looks at them again), the same instance when one is
 // named (instance, "" for the config's own), the state among the stamps,
 // and every stamped file exactly as it was left. Anything unreadable or
-// incomplete is a miss.
+// incomplete is a miss. A hit returns the warnings WriteCache recorded.
 //
 // The state is not read: WriteCache writes a cache only if it stamps
 // every file the state records, and the state's own stamp (size,
@@ -127,22 +132,25 @@ func (s *Store) WriteCache(instance, identity, config string, inputs []model.Inp
 // (docs/benchmarks.md, fourth pass); a cache written by hand or carried
 // by a clone would have to guess every file's inode and nanosecond
 // modification time to be believed.
-func (s *Store) CacheHit(identity, config, instance string, inputsUnchanged func([]model.Input) bool) bool {
+func (s *Store) CacheHit(identity, config, instance string, inputsUnchanged func([]model.Input) bool) (warnings json.RawMessage, hit bool) {
 	data, _, err := s.fs.ReadFile(s.cachePath(config), maxCacheSize)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	var c Cache
 	if json.Unmarshal(data, &c) != nil || c.Agyconf != identity || c.Config != config || c.Root != s.fs.Dir() || len(c.Outputs) == 0 || c.Instance == "" || (instance != "" && c.Instance != instance) {
-		return false
+		return nil, false
 	}
 	if _, ok := c.Outputs[s.statePath(c.Instance)]; !ok {
-		return false
+		return nil, false
 	}
 	for n, stamp := range c.Outputs {
 		if !fs.ValidPath(n) || s.stamp(c.Instance, n) != stamp {
-			return false
+			return nil, false
 		}
 	}
-	return inputsUnchanged(c.Inputs)
+	if !inputsUnchanged(c.Inputs) {
+		return nil, false
+	}
+	return c.Warnings, true
 }

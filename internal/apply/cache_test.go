@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,6 +30,7 @@ func TestCache(t *testing.T) {
 	const identity, config = "agyconf test", "/cfg/agyconf.hcl"
 	inputs := []model.Input{{Kind: "file", Name: config}}
 	unchanged := func([]model.Input) bool { return true }
+	hit := func(_ json.RawMessage, ok bool) bool { return ok }
 	p := plan(textDoc("a.md", "one\n"), textDoc("skills/s/SKILL.md", "two\n"), mcpDoc(model.Str{{Text: "x"}}))
 
 	setup := func(t *testing.T) (*env, *Store) {
@@ -38,11 +41,16 @@ func TestCache(t *testing.T) {
 			t.Fatalf("second render not in sync: %v", changes)
 		}
 		s := e.options().Store
-		if err := s.WriteCache(e.opts.Instance, identity, config, inputs, changes, st); err != nil {
+		if err := s.WriteCache(e.opts.Instance, identity, config, inputs, changes, st, json.RawMessage(`[{"summary":"a warning"}]`)); err != nil {
 			t.Fatal(err)
 		}
-		if !s.CacheHit(identity, config, "", unchanged) {
+		warnings, ok := s.CacheHit(identity, config, "", unchanged)
+		if !ok {
 			t.Fatal("a cache just written misses")
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, warnings); err != nil || compact.String() != `[{"summary":"a warning"}]` {
+			t.Fatalf("a hit gives back the warnings %s", warnings)
 		}
 		return e, s
 	}
@@ -50,7 +58,7 @@ func TestCache(t *testing.T) {
 	t.Run("a stamped file edited", func(t *testing.T) {
 		e, s := setup(t)
 		e.write("skills/s/SKILL.md", "TWO\n")
-		if s.CacheHit(identity, config, "", unchanged) {
+		if hit(s.CacheHit(identity, config, "", unchanged)) {
 			t.Error("hit after a managed file changed")
 		}
 	})
@@ -64,17 +72,17 @@ func TestCache(t *testing.T) {
 		if err := s.SaveState(e.opts.Instance, st); err != nil {
 			t.Fatal(err)
 		}
-		if s.CacheHit(identity, config, "", unchanged) {
+		if hit(s.CacheHit(identity, config, "", unchanged)) {
 			t.Error("hit after the state changed: it records a file the cache does not stamp")
 		}
 	})
 	t.Run("another build, config, instance or input", func(t *testing.T) {
 		_, s := setup(t)
 		for _, miss := range []bool{
-			s.CacheHit("agyconf other", config, "", unchanged),
-			s.CacheHit(identity, "/cfg/other.hcl", "", unchanged),
-			s.CacheHit(identity, config, "other", unchanged),
-			s.CacheHit(identity, config, "", func([]model.Input) bool { return false }),
+			hit(s.CacheHit("agyconf other", config, "", unchanged)),
+			hit(s.CacheHit(identity, "/cfg/other.hcl", "", unchanged)),
+			hit(s.CacheHit(identity, config, "other", unchanged)),
+			hit(s.CacheHit(identity, config, "", func([]model.Input) bool { return false })),
 		} {
 			if miss {
 				t.Error("hit for another run")
@@ -87,14 +95,14 @@ func TestCache(t *testing.T) {
 		changes, st := e.renderOnce(p)
 		st.Files["elsewhere.md"] = &FileState{SHA256: sum([]byte("x\n"))}
 		s := e.options().Store
-		if err := s.WriteCache(e.opts.Instance, identity, config, inputs, changes, st); err != nil {
+		if err := s.WriteCache(e.opts.Instance, identity, config, inputs, changes, st, nil); err != nil {
 			t.Fatal(err)
 		}
 		entries, _ := os.ReadDir(filepath.Join(e.root, stateDir, "cache"))
 		if len(entries) != 0 {
 			t.Errorf("a cache that does not stamp every file of the state was written: %v", entries)
 		}
-		if s.CacheHit(identity, config, "", unchanged) {
+		if hit(s.CacheHit(identity, config, "", unchanged)) {
 			t.Error("hit without a cache")
 		}
 	})

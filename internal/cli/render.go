@@ -214,7 +214,16 @@ func runRender(c *cli.Context) error {
 			return exit(ExitBadInput, fmt.Errorf("--after-hm-link: %q is not an absolute path (the home-files folder of a Home Manager generation)", dir))
 		}
 	}
-	if root, ok := cacheHit(c); ok {
+	if hit, ok := cacheHit(c); ok {
+		// The config's warnings, as the render that wrote the cache
+		// printed them: a run the cache answers says what one that
+		// decodes would.
+		if len(hit.Warnings) > 0 {
+			if err := writeDiags(c, diagfmt.Text, hit.Files, hit.Warnings); err != nil {
+				return exit(ExitBadInput, err)
+			}
+		}
+		root := hit.Root
 		out := info(c, c.App.Writer)
 		switch {
 		case c.Bool("check") && c.String("format") == "json":
@@ -255,7 +264,7 @@ func runRender(c *cli.Context) error {
 		return err
 	}
 	// Best effort: without a cache the next run only takes longer.
-	_ = s.WriteCache(identity())
+	_ = s.WriteCache(identity(), s.warnings)
 	return nil
 }
 
@@ -274,12 +283,12 @@ func (s *session) execute(c *cli.Context, verb string) error {
 }
 
 // cacheHit tries the short way of a render or check (engine.CacheHit).
-func cacheHit(c *cli.Context) (string, bool) {
+func cacheHit(c *cli.Context) (engine.Hit, bool) {
 	path, err := configPath(c)
 	// Every flag that can change the outcome sends the run the long way:
 	// the cache records a plain render.
 	if err != nil || c.Bool("dry-run") || c.Bool("force") || c.Bool("adopt") || c.Bool("defer-secrets") || c.String("take-over") != "" || c.String("diagnostics-format") == "json" {
-		return "", false
+		return engine.Hit{}, false
 	}
 	return engine.CacheHit(path, c.String("root"), c.String("instance"), c.Bool("check"), identity(), config.InputsUnchanged)
 }

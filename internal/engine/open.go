@@ -377,14 +377,19 @@ func (s *Session) SecretValues() []string {
 }
 
 // WriteCache records, after a render that ended in sync, what the next
-// render or check needs to answer without decoding. identity names the
-// agyconf build. Only a render may: clean leaves the tree as an empty
-// config would.
-func (s *Session) WriteCache(identity string) error {
+// render or check needs to answer without decoding, and the warnings
+// about the config the render printed, for it to print them again.
+// identity names the agyconf build. Only a render may: clean leaves the
+// tree as an empty config would.
+func (s *Session) WriteCache(identity string, warnings hcl.Diagnostics) error {
 	if !apply.InSync(s.Changes) || s.Config == nil || len(s.Config.Model.Inputs) == 0 {
 		return nil
 	}
-	return s.Store.WriteCache(s.Opts.Instance, identity, s.Config.Abs, s.Config.Model.Inputs, s.Changes, s.State)
+	w, err := encodeWarnings(warnings, s.Config.Path)
+	if err != nil {
+		return err
+	}
+	return s.Store.WriteCache(s.Opts.Instance, identity, s.Config.Abs, s.Config.Model.Inputs, s.Changes, s.State, w)
 }
 
 // RenderRoot is where output goes: flag, else $HOME in global scope and
@@ -441,13 +446,22 @@ func InstanceName(name string) (string, error) {
 
 var instanceRe = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
 
+// Hit is what a render the cache answers needs: the root, and the
+// warnings the render that wrote the cache printed, with the files their
+// snippets show.
+type Hit struct {
+	Root     string
+	Warnings hcl.Diagnostics
+	Files    map[string]*hcl.File
+}
+
 // CacheHit tries the short way of a render or check: the cache of the last
 // render that ended in sync says nothing has changed since. It decodes
 // nothing, so it tries the store of either scope; the inputs it checks
 // include the config itself, scope and all. A check (the CI gate, which
 // may run on a pull request's tree) never trusts a workspace's cache,
-// which a repository could carry. It returns the root of a hit.
-func CacheHit(configPath, rootFlag, instanceFlag string, check bool, identity string, inputsUnchanged func([]model.Input) bool) (string, bool) {
+// which a repository could carry.
+func CacheHit(configPath, rootFlag, instanceFlag string, check bool, identity string, inputsUnchanged func([]model.Input) bool) (Hit, bool) {
 	for _, scope := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
 		if check && scope == model.ScopeWorkspace {
 			continue
@@ -456,20 +470,28 @@ func CacheHit(configPath, rootFlag, instanceFlag string, check bool, identity st
 		if err != nil {
 			continue
 		}
-		if hit := func() bool {
+		if hit, ok := func() (Hit, bool) {
 			// Stamps only: nothing is written through this root.
 			fsys, err := confine.Open(root, confine.Options{KeepFolders: true})
 			if err != nil {
-				return false
+				return Hit{}, false
 			}
 			defer fsys.Close()
 			store := apply.NewStore(fsys, layout.StateDir(scope))
-			return store.Check("") == nil && store.CacheHit(identity, absPath(configPath), instanceFlag, inputsUnchanged)
-		}(); hit {
-			return root, true
+			if store.Check("") != nil {
+				return Hit{}, false
+			}
+			raw, ok := store.CacheHit(identity, absPath(configPath), instanceFlag, inputsUnchanged)
+			if !ok {
+				return Hit{}, false
+			}
+			warnings, files, ok := decodeWarnings(raw, configPath)
+			return Hit{Root: root, Warnings: warnings, Files: files}, ok
+		}(); ok {
+			return hit, true
 		}
 	}
-	return "", false
+	return Hit{}, false
 }
 
 func absPath(p string) string {
