@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,9 +141,10 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 		}
 		diags = append(diags, sd...)
 	}
+	files := cfg.Parser.Files()
 	printDiags := func(diags hcl.Diagnostics) error {
 		if format == diagfmt.JSON || len(diags) > 0 {
-			if err := writeDiags(c, format, cfg.Parser.Files(), diags); err != nil {
+			if err := writeDiags(c, format, files, diags); err != nil {
 				return exit(ExitBadInput, err)
 			}
 		}
@@ -169,7 +171,20 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 		}
 		return nil, exit(ExitBadInput, err)
 	}
-	if err := printDiags(diags); err != nil {
+	// What the run writes into a shared file that agy rejects outside
+	// agyconf's entries: about this write, so not recorded in the cache
+	// with the config's own warnings (a run that writes nothing there
+	// says nothing either).
+	printed := diags
+	if !nothing {
+		live, liveFiles := es.LiveWarnings()
+		if len(live) > 0 {
+			printed = append(append(hcl.Diagnostics{}, diags...), live...)
+			files = maps.Clone(files)
+			maps.Copy(files, liveFiles)
+		}
+	}
+	if err := printDiags(printed); err != nil {
 		es.Close()
 		return nil, err
 	}
