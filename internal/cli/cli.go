@@ -9,10 +9,14 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
+
+	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/lazyre"
 )
 
 // Exit codes, one table for every command (docs/cli.md, "Exit codes").
@@ -138,10 +142,17 @@ EXAMPLES:
 		},
 		Action: unknownCommand,
 	}
-	for _, cmd := range app.Commands {
-		cmd.OnUsageError = usageError
-	}
+	setUsageError(app.Commands)
 	return app
+}
+
+// setUsageError makes every command, subcommands included, report a usage
+// error as one line that points at its help.
+func setUsageError(cmds []*cli.Command) {
+	for _, cmd := range cmds {
+		cmd.OnUsageError = usageError
+		setUsageError(cmd.Subcommands)
+	}
 }
 
 // unknownCommand runs when the first argument names no command: bare
@@ -160,11 +171,64 @@ func unknownCommand(c *cli.Context) error {
 
 func usageError(c *cli.Context, err error, _ bool) error {
 	name := "agyconf"
+	flags := c.App.Flags
 	if c.Command != nil && c.Command.Name != "" && c.Command.Name != name {
-		name += " " + c.Command.Name
+		flags = c.Command.Flags
+		// The command's path, "hook test": its name and its parents'.
+		var path []string
+		for _, x := range c.Lineage() {
+			if x.Command != nil && x.Command.Name != "" && x.Command.Name != name && (len(path) == 0 || path[len(path)-1] != x.Command.Name) {
+				path = append(path, x.Command.Name)
+			}
+		}
+		slices.Reverse(path)
+		name += " " + strings.Join(path, " ")
 	}
-	return exit(ExitBadInput, fmt.Errorf("%w (see %s --help)", err, name))
+	return exit(ExitBadInput, fmt.Errorf("%s (see %s --help)", flagProblem(err, flags), name))
 }
+
+// flagProblem words a flag error of Go's flag package, which urfave/cli
+// passes on, as agyconf's flags are written: with two dashes (the package
+// prints one whatever was typed), and an unknown flag with the flag it
+// most likely meant (the rule the config's "Did you mean" follows).
+func flagProblem(err error, flags []cli.Flag) string {
+	msg := err.Error()
+	if m := unknownFlagRe().FindStringSubmatch(msg); m != nil {
+		out := "unknown flag " + dashed(m[1])
+		// Long names only: any one letter is "close" to any other.
+		var names []string
+		for _, f := range append(flags, cli.HelpFlag) {
+			for _, n := range f.Names() {
+				if len(n) > 1 {
+					names = append(names, n)
+				}
+			}
+		}
+		if s := config.Suggest(m[1], names); s != "" && len(m[1]) > 1 {
+			out += ". Did you mean " + dashed(s) + "?"
+		}
+		return out
+	}
+	return flagNameRe().ReplaceAllStringFunc(msg, func(x string) string {
+		sub := flagNameRe().FindStringSubmatch(x)
+		return sub[1] + dashed(sub[2])
+	})
+}
+
+// dashed is a flag name as typed: two dashes, one for a letter.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// The flag package's messages (flag.FlagSet.failf), each naming the flag
+// with one dash.
+var (
+	unknownFlagRe = lazyre.New(`^flag provided but not defined: -(.+)$`)
+	flagNameRe    = lazyre.New(`(flag needs an argument: |for flag |for )-([A-Za-z0-9][A-Za-z0-9_-]*)`)
+)
 
 // noArgs refuses positional arguments a command does not take.
 func noArgs(c *cli.Context) error {

@@ -142,7 +142,7 @@ func readHookTestFlags(c *cli.Context) (hookTestFlags, error) {
 	fs.StringVar(&f.root, "root", f.root, "")
 	fs.BoolVar(&f.allowExec, "allow-exec", f.allowExec, "")
 	if err := fs.Parse(c.Args().Tail()); err != nil {
-		return f, err
+		return f, errors.New(flagProblem(err, c.Command.Flags))
 	}
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("hook test takes one EVENT, got also %q", strings.Join(fs.Args(), " "))

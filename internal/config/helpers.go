@@ -32,6 +32,10 @@ func quoteList(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
+// Suggest is suggest, for the command line's own names (its flags): one
+// rule for every "Did you mean".
+func Suggest(s string, candidates []string) string { return suggest(s, candidates) }
+
 // suggest returns the candidate closest to s, if one is close enough to be
 // a likely misspelling (the same rule HCL uses for argument names), or a
 // candidate that differs from s only in case.
