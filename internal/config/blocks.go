@@ -286,7 +286,7 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 	switch {
 	case cmd != nil && remote != nil:
 		d.errorf(remote.NameRange, "Conflicting arguments", "A server has either command (local) or server_url (remote), not both: agy would use server_url and silently ignore command (reference §3).")
-	case cmd == nil && remote == nil:
+	case cmd == nil && remote == nil && !d.misspelt(b.Body.MissingItemRange(), "command", "server_url"):
 		d.errorf(b.DefRange, "Missing connection", "An MCP server needs command (a local server) or server_url (a remote one); without either agy loads it and never connects.")
 	case remote != nil:
 		for _, local := range []string{"args", "env", "cwd"} {
@@ -399,12 +399,15 @@ var hookSchema = func() *hcl.BodySchema {
 }()
 
 // eventBlockList names every event block, for messages.
-func eventBlockList() string {
+func eventBlockList() string { return strings.Join(eventBlocks(), ", ") }
+
+// eventBlocks are the hook events' block names.
+func eventBlocks() []string {
 	var names []string
 	for _, ev := range agy.Events() {
 		names = append(names, ev.Block())
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // Handler arguments, and the ones agy silently discards (reference §2.2).
@@ -482,7 +485,9 @@ func (d *decoder) decodeHook(b *hcl.Block, s seen, ns string) *model.Hook {
 			h.Handlers[ev] = append(h.Handlers[ev], hd)
 		}
 	}
-	if events == 0 {
+	if events == 0 && !d.misspelt(b.Body.MissingItemRange(), eventBlocks()...) {
+		// A misspelt event block has been reported, with the name it
+		// likely meant: one typo, one error.
 		d.errorf(b.DefRange, "Hook without events", "Hook %q has no event blocks; add one of %s.", name, eventBlockList())
 	}
 	if !nameOK {
@@ -503,7 +508,7 @@ func (d *decoder) decodeGroup(eb *hcl.Block) *model.MatcherGroup {
 			}
 			g.Matcher = m
 		}
-	} else {
+	} else if !d.misspelt(eb.Body.MissingItemRange(), "matcher") {
 		d.errorf(eb.Body.MissingItemRange(), "Missing required argument", "%s needs a matcher: a regular expression over tool names such as \"run_command\", or \"*\" for every tool.", eb.Type)
 	}
 	inline := false
@@ -520,7 +525,7 @@ func (d *decoder) decodeGroup(eb *hcl.Block) *model.MatcherGroup {
 		if hd := d.decodeHandler(bc, eb.DefRange, eb.Body.MissingItemRange()); hd != nil {
 			g.Handlers = append(g.Handlers, hd)
 		}
-	case len(handlers) == 0:
+	case len(handlers) == 0 && !d.misspelt(eb.Body.MissingItemRange(), "command", "handler", "prompt"):
 		d.errorf(eb.Body.MissingItemRange(), "Missing handler", "%s needs a command, written inline or in handler blocks.", eb.Type)
 	default:
 		for _, hb := range handlers {
@@ -572,7 +577,7 @@ func (d *decoder) decodeHandler(c *hcl.BodyContent, def, missing hcl.Range) *mod
 		if attr := at["command"]; attr != nil {
 			cmd, cok := d.nonEmptyStr(attr)
 			h.Command, ok = cmd, ok && cok
-		} else {
+		} else if !d.misspelt(missing, "command") {
 			d.errorf(missing, "Missing required argument", "A command handler needs command: the program agy runs through `sh -c`.")
 			ok = false
 		}
@@ -586,7 +591,7 @@ func (d *decoder) decodeHandler(c *hcl.BodyContent, def, missing hcl.Range) *mod
 		if attr := at["prompt"]; attr != nil {
 			p, pok := d.nonEmptyStr(attr)
 			h.Prompt, ok = p, ok && pok
-		} else {
+		} else if !d.misspelt(missing, "prompt") {
 			d.errorf(missing, "Missing required argument", "A prompt handler needs prompt.")
 			ok = false
 		}
@@ -670,7 +675,7 @@ func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
 	switch {
 	case body != nil && source != nil:
 		d.errorf(source.NameRange, "Conflicting arguments", "A skill has either body (its SKILL.md text) or source (a folder holding SKILL.md), not both.")
-	case body == nil && source == nil:
+	case body == nil && source == nil && !d.misspelt(b.Body.MissingItemRange(), "body", "source"):
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A skill needs body, its instructions (often body = file(\"skills/%s.md\")), or source, a folder holding SKILL.md.", name)
 	case body != nil:
 		if text, ok := d.nonEmptyStr(body); ok {
@@ -679,7 +684,7 @@ func (d *decoder) decodeSkill(b *hcl.Block, s seen, ns string) *model.Skill {
 			}
 			sk.Body = text
 		}
-		if at["description"] == nil {
+		if at["description"] == nil && !d.misspelt(b.Body.MissingItemRange(), "description") {
 			d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A skill needs description: it is all the model sees before it decides to load the skill.")
 		}
 	case source != nil:
@@ -797,12 +802,12 @@ func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
 		if r.Globs == nil && len(es) == 0 {
 			r.Globs = []string{}
 		}
-	} else if r.Trigger == model.TriggerGlob {
+	} else if r.Trigger == model.TriggerGlob && !d.misspelt(b.Body.MissingItemRange(), "globs") {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A rule with trigger = \"glob\" needs globs, such as globs = [\"**/*.go\"].")
 	}
 	if attr := at["description"]; attr != nil {
 		r.Description, _ = d.nonEmptyStr(attr)
-	} else if r.Trigger == model.TriggerModelDecision {
+	} else if r.Trigger == model.TriggerModelDecision && !d.misspelt(b.Body.MissingItemRange(), "description") {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A rule with trigger = \"model_decision\" needs description: it is what the model decides on.")
 	}
 	if attr := at["extra"]; attr != nil {
@@ -821,6 +826,9 @@ func (d *decoder) decodeRule(b *hcl.Block, s seen, ns string) *model.Rule {
 // over limit when one is given ("" for none).
 func (d *decoder) markdownBody(b *hcl.Block, attr *hcl.Attribute, what string, limit agy.LimitID) string {
 	if attr == nil {
+		if d.misspelt(b.Body.MissingItemRange(), "body") {
+			return ""
+		}
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A %s needs body: its markdown text, inline or as body = file(\"…\").", what)
 		return ""
 	}
@@ -853,12 +861,12 @@ func (d *decoder) decodeAgent(b *hcl.Block, s seen, ns string) *model.Agent {
 	a := &model.Agent{Name: name, Range: b.DefRange}
 	c := d.content(b.Body, agentSchema())
 	at := c.Attributes
-	if at["description"] == nil {
+	if at["description"] == nil && !d.misspelt(b.Body.MissingItemRange(), "description") {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A subagent needs description: the main agent reads it to decide when to delegate.")
 	}
 	if attr := at["body"]; attr != nil {
 		a.Body, _ = d.nonEmptyStr(attr)
-	} else {
+	} else if !d.misspelt(b.Body.MissingItemRange(), "body") {
 		d.errorf(b.Body.MissingItemRange(), "Missing required argument", "A subagent needs body: its system prompt.")
 	}
 	// In the table's order, not the map's, so that diagnostics come out

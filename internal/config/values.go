@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -9,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
 )
 
@@ -26,6 +28,11 @@ type decoder struct {
 	// mcpRefs are the permission entries naming an MCP server, judged
 	// once every plugin is decoded (pluginServerRefs).
 	mcpRefs []mcpRef
+	// typos are the names reading a body suggested for members it does
+	// not know ("Did you mean "command"?"), by the body's
+	// MissingItemRange: a required member among them is missing because
+	// it is misspelt, which has been said once (misspelt).
+	typos map[hcl.Range][]string
 }
 
 func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
@@ -55,7 +62,32 @@ func (d *decoder) add(diags hcl.Diagnostics) { d.diags = append(d.diags, diags..
 func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyContent {
 	c, diags := body.Content(schema)
 	d.add(diags)
+	for _, x := range diags {
+		if m := didYouMeanRe().FindStringSubmatch(x.Detail); m != nil && x.Severity == hcl.DiagError {
+			if d.typos == nil {
+				d.typos = map[hcl.Range][]string{}
+			}
+			k := body.MissingItemRange()
+			d.typos[k] = append(d.typos[k], m[1])
+		}
+	}
 	return c
+}
+
+// didYouMeanRe finds the name HCL suggests for an unknown block or
+// argument (both syntaxes say it so).
+var didYouMeanRe = lazyre.New(`Did you mean "([^"]+)"\?`)
+
+// misspelt reports whether reading the body whose MissingItemRange is
+// body suggested one of names for a member it did not know: the member
+// is not missing, it is misspelt, and one typo gets one error.
+func (d *decoder) misspelt(body hcl.Range, names ...string) bool {
+	for _, t := range d.typos[body] {
+		if slices.Contains(names, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // elem is one evaluated value and the range to blame for it.

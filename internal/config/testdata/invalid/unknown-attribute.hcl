@@ -1,11 +1,11 @@
 # Misspelt arguments, each with HCL's "Did you mean". The arguments they
-# were meant to be are then missing, and said so at the block.
-mcp_server "github" { # ERROR @1: Missing connection
+# were meant to be are not said to be missing as well: one typo, one error.
+mcp_server "github" {
   comand = "github-mcp-server" # ERROR @3: Unsupported argument
   envs   = { A = "b" }         # ERROR @3: Unsupported argument
 }
 
-agent "a" { # ERROR @11: Missing required argument
+agent "a" {
   descripton = "x" # ERROR @3: Unsupported argument
   body       = "z"
 }
