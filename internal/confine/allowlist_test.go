@@ -55,6 +55,8 @@ var allowed = map[string]string{
 	"internal/cli/render.go identity os.Stat":           "agyconf's own executable, for the cache key",
 	"internal/engine/open.go claimsUnnamed os.Stat":     "whether the config a state last rendered from still exists",
 	"internal/cli/validate.go defaultConfig os.Stat":    "whether the default config exists",
+	"internal/cli/validate.go configHere os.Stat":       "whether the working folder holds a config (agyconf.hcl, agyconf.json, agyconf/), to name it when there is no default one",
+	"internal/engine/cachewarn.go configBase os.Stat":   "whether the config path the user names is a file or a folder, to name its files as decoding does",
 	"internal/apply/apply.go hmSwitch os.Lstat":         "whether the Home Manager generation about to be linked (in the store, outside the root) links a path; nothing of it is read",
 	"internal/engine/secrets.go statExpanded os.Stat":   "whether a secret file exists yet (exec mode) or could be read (validate, which never reads one), at its expanded runtime path",
 	"internal/cli/fmt.go fmtFiles os.Stat":              "the config path fmt is given",
@@ -93,6 +95,8 @@ var allowed = map[string]string{
 	"internal/agyhook/": "agyhook's own program, state folder and logs",
 	// Only tests import it: the scripts' exit-code records in $WORK.
 	"internal/clitest/": "the test scripts' own files",
+	// Only tests import it: the scratch home the tests run in.
+	"internal/testhome/": "the scratch home it makes, lists and removes",
 	// A benchmark's floor, never part of agyconf: it must not share
 	// agyconf's writer, or the floor would move with it.
 	"scripts/floor/": "scripts/bench.sh's floor program, writing a benchmark's scratch tree",
