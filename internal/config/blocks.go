@@ -197,6 +197,7 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 	srv := &model.MCPServer{Name: name, Range: b.DefRange}
 	c := d.content(b.Body, mcpServerSchema)
 	at := c.Attributes
+	srv.Attrs = model.RangesOf(at)
 	if attr := at["enabled"]; attr != nil {
 		d.errorf(attr.NameRange, "Unsupported argument", "agy does not read \"enabled\" on an MCP server (reference §3); write disabled = true to turn a server off.")
 	}
@@ -498,7 +499,7 @@ func (d *decoder) decodeHook(b *hcl.Block, s seen, ns string) *model.Hook {
 
 func (d *decoder) decodeGroup(eb *hcl.Block) *model.MatcherGroup {
 	bc := d.content(eb.Body, groupSchema)
-	g := &model.MatcherGroup{Range: eb.DefRange}
+	g := &model.MatcherGroup{Range: eb.DefRange, Attrs: model.RangesOf(bc.Attributes)}
 	if attr := bc.Attributes["matcher"]; attr != nil {
 		if m, ok := d.str(attr); ok {
 			if m != "" && m != "*" {
@@ -545,7 +546,7 @@ func (d *decoder) decodeHandler(c *hcl.BodyContent, def, missing hcl.Range) *mod
 			d.errorf(attr.NameRange, "Unsupported argument", "agy silently discards a handler's %q (reference §2.2); pass what the command needs as arguments in command.", n)
 		}
 	}
-	h := &model.Handler{Type: model.HandlerCommand, Timeout: model.DefaultTimeout, Range: def}
+	h := &model.Handler{Type: model.HandlerCommand, Timeout: model.DefaultTimeout, Range: def, Attrs: model.RangesOf(at)}
 	ok := true
 	if attr := at["extra"]; attr != nil {
 		h.Extra = d.decodeExtra(attr, codec.HandlerSet)

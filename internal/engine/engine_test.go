@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,6 +197,69 @@ func TestRuleBudget(t *testing.T) {
 			}
 			if tc.scope == "workspace" && (got[0].Subject == nil || got[0].Subject.Start.Line != 7) {
 				t.Errorf("the warning is not at rule \"b\", which takes the rules over: %v", got[0].Subject)
+			}
+		})
+	}
+}
+
+// TestFindingsAtTheArgument: a finding in a rendered value points at the
+// argument that wrote it — a relative command at command = …, in a
+// handler block, an inline handler, a plugin's hooks and an MCP server, in
+// both syntaxes — not at the block; a value with no argument of its own
+// (a harness's) falls back to its block.
+func TestFindingsAtTheArgument(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []string // rule@line:column, each once
+	}{
+		{"agyconf.hcl", `hook "h" {
+  pre_tool_use {
+    matcher = "*"
+    handler {
+      timeout = 5
+      command = "./a.sh"
+    }
+  }
+  stop {
+    command = "./b.sh"
+  }
+}
+mcp_server "m" {
+  args    = ["x"]
+  command = "./srv"
+}
+`, []string{"hooks/relative-command@6:7", "hooks/relative-command@10:5", "mcp/relative-command@15:3"}},
+		{"agyconf.json", `{
+  "hook": {"h": {"stop": {
+    "timeout": 5,
+    "command": "./b.sh"
+  }}},
+  "mcp_server": {"m": {"command": "./srv"}}
+}
+`, []string{"hooks/relative-command@4:5", "mcp/relative-command@6:24"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), c.name)
+			if err := os.WriteFile(p, []byte(c.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := Load(p)
+			got := map[string]int{}
+			for _, d := range cfg.Diags {
+				rule, ok := strings.CutPrefix(d.Summary, "Rendered file breaks ")
+				if !ok || d.Subject == nil {
+					t.Errorf("unexpected: %s: %s", d.Summary, d.Detail)
+					continue
+				}
+				got[fmt.Sprintf("%s@%d:%d", rule, d.Subject.Start.Line, d.Subject.Start.Column)]++
+			}
+			for _, w := range c.want {
+				if got[w] != 1 {
+					t.Errorf("want %s once; got %v", w, got)
+				}
+			}
+			if len(got) != len(c.want) {
+				t.Errorf("got %v, want %v", got, c.want)
 			}
 		})
 	}

@@ -211,6 +211,7 @@ type MCPServer struct {
 	// SecretInline, already resolved against the agyconf block's default.
 	SecretMode string    `json:"secret_mode,omitempty"`
 	Range      hcl.Range `json:"-"`
+	Attrs      Ranges    `json:"-"`
 }
 
 // Remote reports whether the server is reached over the network.
@@ -254,6 +255,25 @@ type MatcherGroup struct {
 	Matcher  string     `json:"matcher"`
 	Handlers []*Handler `json:"handlers"`
 	Range    hcl.Range  `json:"-"`
+	Attrs    Ranges     `json:"-"`
+}
+
+// Ranges locates a block's arguments, by their name in the input: a
+// problem found in one rendered value points at the argument that wrote
+// it (command = …), not at the block.
+type Ranges map[string]hcl.Range
+
+// Of is the range of the argument name, the zero range when it was not
+// written (or the value came from elsewhere, a harness).
+func (r Ranges) Of(name string) hcl.Range { return r[name] }
+
+// RangesOf records where each argument of a block is.
+func RangesOf(attrs hcl.Attributes) Ranges {
+	r := make(Ranges, len(attrs))
+	for n, a := range attrs {
+		r[n] = a.Range
+	}
+	return r
 }
 
 // HandlerType is a hook handler's `type`.
@@ -279,6 +299,7 @@ type Handler struct {
 	// discards what it does not read (a description).
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 	Range hcl.Range                  `json:"-"`
+	Attrs Ranges                     `json:"-"`
 }
 
 // Skill is a skill folder: <name>/SKILL.md, or a whole folder copied.

@@ -217,6 +217,10 @@ func (r *renderer) mcpServers(servers []*model.MCPServer, org Origins) (doc map[
 		for name, t := range s.Tools {
 			org.add(t.Range, "mcpServers", s.Name, "tools", name)
 		}
+		// Each value at the argument that wrote it (mcpServerFields).
+		for arg, field := range mcpServerFields {
+			org.add(s.Attrs.Of(arg), "mcpServers", s.Name, field)
+		}
 		c := *s
 		if c.Remote() && bridged(s) {
 			// agy starts agyhook-bridge as a local server; the headers'
@@ -241,6 +245,15 @@ func (r *renderer) mcpServers(servers []*model.MCPServer, org Origins) (doc map[
 		all[s.Name] = codec.MCPServer().Encode(&c)
 	}
 	return map[string]any{"mcpServers": all}, secret
+}
+
+// mcpServerFields are the members of a server's entry each argument
+// writes, for Origins.
+var mcpServerFields = map[string]string{
+	"command": "command", "args": "args", "env": "env", "cwd": "cwd",
+	"server_url": "serverUrl", "headers": "headers", "auth_provider_type": "authProviderType",
+	"disabled": "disabled", "disabled_tools": "disabledTools", "enabled_tools": "enabledTools",
+	"timeout_seconds": "timeoutSeconds",
 }
 
 // execEnv delivers a local server's secret env values without writing
@@ -387,6 +400,7 @@ func (r *renderer) hooksDoc(hooks []*model.Hook, org Origins) map[string]any {
 		for ev, groups := range h.Groups {
 			for i, g := range groups {
 				org.add(g.Range, h.Name, string(ev), strconv.Itoa(i))
+				org.add(g.Attrs.Of("matcher"), h.Name, string(ev), strconv.Itoa(i), "matcher")
 				gc := *g
 				gc.Handlers = r.handlers(g.Handlers, org, h.Name, string(ev), strconv.Itoa(i), "hooks")
 				c.Groups[ev] = append(c.Groups[ev], &gc)
@@ -404,7 +418,13 @@ func (r *renderer) hooksDoc(hooks []*model.Hook, org Origins) map[string]any {
 func (r *renderer) handlers(hs []*model.Handler, org Origins, at ...string) []*model.Handler {
 	out := make([]*model.Handler, len(hs))
 	for i, h := range hs {
-		org.add(h.Range, append(at, strconv.Itoa(i))...)
+		here := append(append([]string(nil), at...), strconv.Itoa(i))
+		org.add(h.Range, here...)
+		// Each value at the argument that wrote it: a relative command
+		// is pointed out at command = …, not at the handler.
+		for _, n := range []string{"type", "command", "prompt", "model", "timeout"} {
+			org.add(h.Attrs.Of(n), append(here, n)...)
+		}
 		c := *h
 		if c.Type != model.HandlerPrompt {
 			c.Command = r.commandLine(h.Command)
