@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -81,16 +84,35 @@ func runStatus(c *cli.Context) error {
 	if c.String("format") == "json" {
 		return writeReport(s.out(c), s.Root, shown, false)
 	}
-	out := s.out(c)
-	for _, ch := range shown {
-		line := fmt.Sprintf("%-13s %s", stateWord(ch), ch.Name())
+	out := bufio.NewWriter(s.out(c))
+	defer out.Flush()
+	writeStatus(out, shown)
+	fmt.Fprintf(out, "%s: %d owned or described\n", s.Root, len(shown))
+	return nil
+}
+
+// writeStatus prints one line per change in three aligned columns —
+// state, path, entry of a shared file — then the reason, if any. Widths
+// count characters: paths and names may be any UTF-8.
+func writeStatus(w io.Writer, changes []apply.Change) {
+	stateW, pathW := 0, 0
+	for _, ch := range changes {
+		stateW = max(stateW, utf8.RuneCountInString(stateWord(ch)))
+		if ch.Unit != "" {
+			pathW = max(pathW, utf8.RuneCountInString(ch.Path))
+		}
+	}
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", n-utf8.RuneCountInString(s)) }
+	for _, ch := range changes {
+		line := pad(stateWord(ch), stateW) + "  " + ch.Path
+		if ch.Unit != "" {
+			line = pad(line, stateW+2+pathW) + "  " + ch.Unit
+		}
 		if ch.Reason != "" {
 			line += ": " + ch.Reason
 		}
-		fmt.Fprintln(out, line)
+		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(out, "%s: %d owned or described\n", s.Root, len(shown))
-	return nil
 }
 
 func cleanCommand() *cli.Command {
