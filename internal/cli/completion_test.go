@@ -81,7 +81,13 @@ func TestCompletionCoversDefinition(t *testing.T) {
 						default:
 							want = "--" + n
 						}
-						if !regexp.MustCompile(regexp.QuoteMeta(want) + `\b`).MatchString(script) {
+						offered := regexp.MustCompile(regexp.QuoteMeta(want) + `\b`).MatchString(script)
+						switch {
+						case hidden(f) && offered:
+							// The Home Manager module's plumbing is
+							// left out of completion as of help.
+							t.Errorf("%s script offers the hidden flag %q", shell, want)
+						case !hidden(f) && !offered:
 							t.Errorf("%s script does not name flag %q of %q", shell, want, d.path)
 						}
 					}

@@ -28,32 +28,23 @@ func renderCommand() *cli.Command {
 		UsageText: "agyconf render --config PATH [--root DIR] [--check | --dry-run] [--diagnostics-format text|json]",
 		Description: `Validates the config at PATH, renders every file it describes and writes
 them under DIR: $HOME by default in global scope, the current directory in
-workspace scope (where it warns when agy's record of trusted folders,
-trustedWorkspaces in ~/.gemini/antigravity-cli/settings.json, lists neither
-DIR nor a folder above it: agy loads none of an untrusted workspace's
-files; start agy there once and accept its trust prompt). Output is deterministic: the same config gives the same
-bytes on any machine.
+workspace scope, where it warns when agy's record of trusted folders
+(trustedWorkspaces in ~/.gemini/antigravity-cli/settings.json) lists
+neither DIR nor a folder above it: agy loads none of an untrusted
+workspace's files. The same config gives the same bytes on any machine.
 
-Writes are atomic and stay under DIR. agyconf records what it wrote (global
-scope: DIR/.local/state/agyconf/INSTANCE.json; workspace scope:
-DIR/.agyconf/INSTANCE.json) and refuses, with exit code 3, to overwrite a file it did not write or that
-was edited since; it removes files it wrote that the config no longer
-describes, unless they were edited. Secrets named by secret_file() are read
-now, and only into files of mode 0600.
+Writes are atomic and stay under DIR. agyconf records what it wrote (its
+state: DIR/.local/state/agyconf/ in global scope, DIR/.agyconf/ in a
+workspace) and refuses, with exit code 3, to overwrite a file it did not
+write or that was edited since; it removes what it wrote that the config no
+longer describes, unless edited. --force overwrites edits, --adopt takes
+over what agyconf did not write; either backs up what it replaces.
 
---force overwrites what was edited since agyconf wrote it; --adopt takes
-over what agyconf did not write, links into a Home Manager generation
-included. Either keeps the version it replaces under the state folder's
-backups/.
-
-The flags the Home Manager module passes (--after-hm-link, --defer-secrets,
---option-paths) are left out of --help: agyconf man and docs/nix.md
-describe them.
-
---check changes nothing and exits 1 when a render would change something,
-listing each path as missing, changed, stale or conflicting: the CI gate.
---dry-run prints what a render would do and changes nothing. Neither creates
-anything, not even the lock file.
+--check changes nothing and exits 1 when a render would change something
+(the CI gate); --dry-run prints what a render would do. Neither creates
+anything. The Home Manager module's flags (--after-hm-link,
+--defer-secrets, --option-paths, --take-over) are left out of --help:
+agyconf man and docs/nix.md describe them.
 
 EXAMPLES:
    agyconf render --config ~/.config/agyconf
@@ -66,6 +57,8 @@ EXAMPLES:
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files and entries edited since agyconf wrote them (the edited version is backed up)"},
 			&cli.BoolFlag{Name: "adopt", Usage: "take over files and entries agyconf did not write, Home Manager links included (the original is backed up)"},
 			quietFlag(),
+			// The Home Manager module's flags: hidden from help,
+			// documented in docs/nix.md.
 			&cli.BoolFlag{Name: "defer-secrets", Hidden: true, Usage: "an inline secret that cannot be read yet does not fail the render: what needs it keeps what it holds, or is left out, until a render can read it (the Home Manager module's activation)"},
 			&cli.StringFlag{Name: "after-hm-link", Hidden: true, Usage: "with --dry-run: decide as the render after Home Manager links the generation whose home-files folder is `DIR` (the Home Manager module's check before anything changes): links of the generation it replaces are not conflicts"},
 		),
@@ -80,7 +73,9 @@ func applyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "config file or folder (`PATH`); default: $XDG_CONFIG_HOME/agyconf (~/.config/agyconf), where the Home Manager module links it"},
 		&cli.StringFlag{Name: "root", Usage: "render into `DIR` instead of the scope's default"},
 		&cli.StringFlag{Name: "instance", Usage: "render as the config instance `NAME` (default: the config's own agyconf { instance }, else \"default\"); one per config rendering into a root"},
-		&cli.StringFlag{Name: "take-over", Usage: "take over everything the instance `NAME` owns under the root, as it is (moving a config to the Home Manager module); its state goes"},
+		// Hidden: moving a config to the Home Manager module (docs/nix.md);
+		// the conflict it resolves names it.
+		&cli.StringFlag{Name: "take-over", Hidden: true, Usage: "take over everything the instance `NAME` owns under the root, as it is (moving a config to the Home Manager module); its state goes"},
 		diagFormatFlag(),
 		optionPathsFlag(),
 		colorFlag(),

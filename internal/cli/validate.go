@@ -271,6 +271,8 @@ func writeDiags(c *cli.Context, format diagfmt.Format, files map[string]*hcl.Fil
 // optionPathsFlag names diagnostics by the option of a generator (the
 // Home Manager module) that wrote the config.
 func optionPathsFlag() *cli.StringFlag {
+	// The Home Manager module's: hidden from help, documented in
+	// docs/nix.md.
 	return &cli.StringFlag{Name: "option-paths", Hidden: true, Usage: "name each problem in a generated JSON config by the option it came from: `FILE` maps, per config file name, JSON pointers to option paths (the Home Manager module writes it beside its agyconf.json)"}
 }
 
