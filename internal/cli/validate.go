@@ -29,8 +29,8 @@ func validateCommand() *cli.Command {
 file, or a folder of them — through the same pipeline render runs
 (decoding, harnesses, rendering, and every rendered document checked
 against its schema and the rules below that depend on the file alone), and
-reports every problem at once, each with its file and line (and column, in
-the JSON form): a config it calls valid renders here. An inline secret
+reports every problem at once, each led by its file:line:column: a config
+it calls valid renders here. An inline secret
 (one render writes into a file) that cannot be read here is an error, as
 render refuses it too; what else depends on this machine is a warning,
 labelled so: a secret agyhook reads when agy starts the server, missing

@@ -171,7 +171,26 @@ func WriteJSON(w io.Writer, diags hcl.Diagnostics) error {
 	return enc.Encode(NewReport(diags))
 }
 
-// WriteText prints diagnostics with source snippets taken from files.
+// WriteText prints diagnostics with source snippets taken from files,
+// each located one led by its place as FILE:LINE:COLUMN, the form editors
+// and terminals jump to (hcl's writer names the line only).
 func WriteText(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, width uint, color bool) error {
-	return hcl.NewDiagnosticTextWriter(w, files, width, color).WriteDiagnostics(diags)
+	tw := hcl.NewDiagnosticTextWriter(w, files, width, color)
+	for _, d := range diags {
+		if d != nil && d.Subject != nil {
+			if _, err := io.WriteString(w, Place(*d.Subject)+": "); err != nil {
+				return err
+			}
+		}
+		if err := tw.WriteDiagnostic(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Place is where a range starts, as FILE:LINE:COLUMN (columns count
+// characters, from 1).
+func Place(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, max(r.Start.Column, 1))
 }
