@@ -6,14 +6,16 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/config"
 )
 
 // TestCachedWarningsRoundTrip checks that warnings recorded by one run
 // come back named as another run names the config — relative, absolute,
 // a file or its folder — with the machine mark, both ranges, and the
-// config files parsed for their snippets, and that a file outside the
-// config keeps its absolute name and gets no snippet (decoding parses
-// only config files).
+// config file's bytes and the block the run named around the subject for
+// the snippet, and that a file the run had no snippet of (decoding parses
+// only config files) keeps its absolute name and gets none.
 func TestCachedWarningsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -44,11 +46,19 @@ func TestCachedWarningsRoundTrip(t *testing.T) {
 				{Severity: hcl.DiagWarning, Summary: "S", Detail: "D", Subject: at(tc.file, 4), Context: at(tc.file, 2), Extra: MachineCheck{}},
 				{Severity: hcl.DiagWarning, Summary: "no range"},
 			}
-			raw, err := encodeWarnings(in, tc.wrote)
+			files := map[string]*hcl.File{}
+			if tc.wantSnippetParse {
+				p := config.NewParser()
+				if _, diags := p.ParseFile(tc.file); diags.HasErrors() {
+					t.Fatal(diags)
+				}
+				files = p.Files()
+			}
+			raw, err := encodeWarnings(in, files, tc.wrote)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, files, ok := decodeWarnings(raw, tc.read)
+			out, back, ok := decodeWarnings(raw, tc.read)
 			if !ok || len(out) != 2 {
 				t.Fatalf("decode: ok %v, %d diagnostics", ok, len(out))
 			}
@@ -68,13 +78,18 @@ func TestCachedWarningsRoundTrip(t *testing.T) {
 			if out[1].Subject != nil || out[1].Extra != nil {
 				t.Errorf("the second warning gained %+v", out[1])
 			}
-			f := files[tc.wantFile]
-			if got := f != nil && f.Nav != nil && string(f.Bytes) == text; got != tc.wantSnippetParse {
-				t.Errorf("config file parsed for the snippet: %v, want %v", got, tc.wantSnippetParse)
+			f := back[tc.wantFile]
+			if got := f != nil && string(f.Bytes) == text; got != tc.wantSnippetParse {
+				t.Errorf("the file for the snippet: %v, want %v", got, tc.wantSnippetParse)
+			}
+			if f != nil {
+				if got := f.Nav.(contextStringer).ContextString(in[0].Subject.Start.Byte); got != `hook "fmt"` {
+					t.Errorf("the block around the subject: %q", got)
+				}
 			}
 		})
 	}
-	if raw, err := encodeWarnings(nil, "cfg"); err != nil || raw != nil {
+	if raw, err := encodeWarnings(nil, nil, "cfg"); err != nil || raw != nil {
 		t.Errorf("no warnings record %s, %v", raw, err)
 	}
 	if out, _, ok := decodeWarnings(nil, "cfg"); !ok || out != nil {

@@ -385,7 +385,7 @@ func (s *Session) WriteCache(identity string, warnings hcl.Diagnostics) error {
 	if !apply.InSync(s.Changes) || s.Config == nil || len(s.Config.Model.Inputs) == 0 {
 		return nil
 	}
-	w, err := encodeWarnings(warnings, s.Config.Path)
+	w, err := encodeWarnings(warnings, s.Config.Parser.Files(), s.Config.Path)
 	if err != nil {
 		return err
 	}
