@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/confine"
 )
 
 // cachedDiag is a warning as the cache keeps it: everything the text
@@ -142,7 +145,7 @@ func decodeWarnings(data json.RawMessage, configPath string) (diags hcl.Diagnost
 		f, seen := files[d.Subject.Filename]
 		if !seen {
 			f = &hcl.File{Nav: blocksAt{}}
-			if data, err := os.ReadFile(d.Subject.Filename); err == nil {
+			if data, err := confine.ReadFile(d.Subject.Filename, config.MaxFileSize); err == nil {
 				f.Bytes = data
 			}
 			files[d.Subject.Filename] = f
