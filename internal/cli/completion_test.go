@@ -66,9 +66,6 @@ func TestCompletionCoversDefinition(t *testing.T) {
 					t.Errorf("%s script does not name command %q", shell, d.path)
 				}
 				for _, f := range d.cmd.Flags {
-					if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
-						continue // the Home Manager module's: not offered
-					}
 					for _, n := range f.Names() {
 						var want string
 						switch {

@@ -44,12 +44,12 @@ func TestManPage(t *testing.T) {
 			t.Errorf("the man page has no section for agyconf %s", d.path)
 		}
 		for _, f := range d.cmd.Flags {
-			n := f.Names()[0]
-			documented := strings.Contains(got, `\fB\-\-`+roffEscape(n)+`\fR`)
-			if hidden(f) {
-				continue // the Home Manager module's (TestHiddenFlagsDocumented)
+			// Every flag, the hidden ones too, but agyconf's own
+			// plumbing, which has no usage (status's defer-secrets).
+			if df, ok := f.(cli.DocGenerationFlag); ok && df.GetUsage() == "" {
+				continue
 			}
-			if !documented {
+			if n := f.Names()[0]; !strings.Contains(got, `\fB\-\-`+roffEscape(n)+`\fR`) {
 				t.Errorf("the man page does not document --%s of agyconf %s", n, d.path)
 			}
 		}
@@ -162,7 +162,7 @@ func TestHiddenFlagsDocumented(t *testing.T) {
 				continue
 			}
 			found[n] = true
-			if !strings.Contains(string(nix), "`--"+n) {
+			if !strings.Contains(string(nix), "--"+n+" ") && !strings.Contains(string(nix), "--"+n+"`") {
 				t.Errorf("--%s of agyconf %s is hidden from help and not documented in docs/nix.md", n, d.path)
 			}
 			if strings.Contains(options, "--"+n+" ") {
