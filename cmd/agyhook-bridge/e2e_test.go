@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agyconf/agyconf/internal/cli"
+	"github.com/agyconf/agyconf/internal/testhome"
 )
 
 // agyconf renders a config whose remote server's header holds a secret;
@@ -52,7 +53,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
-	code := m.Run()
+	code := testhome.Run(m) // agyconf's default config, state and root are never the user's
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
