@@ -19,6 +19,7 @@ func TestDeps(t *testing.T) {
 		"github.com/agyconf/agyconf/cmd/agyhook-bridge":  true,
 		"github.com/agyconf/agyconf/internal/agyhook":    true,
 		"github.com/agyconf/agyconf/internal/jsonesc":    true,
+		"github.com/agyconf/agyconf/internal/secretargs": true,
 		"github.com/agyconf/agyconf/internal/mcpbridge":  true,
 		"github.com/agyconf/agyconf/internal/secretpath": true,
 	}

@@ -7,9 +7,9 @@ import (
 )
 
 // TestStdlibOnly keeps agyhook's start-up cheap and its supply chain
-// empty: nothing outside the standard library, internal/agyhook, internal/jsonesc
-// and internal/secretpath (each standard-library-only itself: go list -deps
-// lists what they import too).
+// empty: nothing outside the standard library, internal/agyhook,
+// internal/jsonesc, internal/secretargs and internal/secretpath (each
+// standard-library-only itself: go list -deps lists what they import too).
 func TestStdlibOnly(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", ".").Output()
 	if err != nil {
@@ -19,6 +19,7 @@ func TestStdlibOnly(t *testing.T) {
 		"github.com/agyconf/agyconf/cmd/agyhook":         true,
 		"github.com/agyconf/agyconf/internal/agyhook":    true,
 		"github.com/agyconf/agyconf/internal/jsonesc":    true,
+		"github.com/agyconf/agyconf/internal/secretargs": true,
 		"github.com/agyconf/agyconf/internal/secretpath": true,
 	}
 	n := 0

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/jsonesc"
+	"github.com/agyconf/agyconf/internal/secretargs"
 	"github.com/agyconf/agyconf/internal/secretpath"
 )
 
@@ -49,21 +50,12 @@ const (
 // MaxSecretFile is the largest secret file exec-env reads (1 MiB).
 const MaxSecretFile = 1 << 20
 
-// maxJSONEscape bounds --env-file-json's N: each level can double the
-// value, and a config nests jsonencode() a few times at most.
-const maxJSONEscape = jsonesc.MaxTimes
-
 const execEnvUsage = "usage: agyhook exec-env [--env VAR=TEXT | --env-file VAR=PATH | --env-file-json VAR=N:PATH]... -- COMMAND [ARG...]"
 
-// envOp is one --env or --env-file, in command-line order.
-type envOp struct {
-	Name string
-	// Text is --env's text; Path is --env-file's absolute path.
-	Text, Path string
-	File       bool
-	// JSONEscape: --env-file-json's N.
-	JSONEscape int
-}
+// envOp is one --env, --env-file or --env-file-json, in command-line
+// order: exec-env's grammar is internal/secretargs', which agyconf render
+// writes and agyconf import reads back.
+type envOp = secretargs.Part
 
 // ExecPlan is what exec-env executes: Argv (Argv[0] as given, resolved to
 // a path only when the plan is run) with environment Env.
@@ -81,103 +73,23 @@ type execError struct {
 
 func (e *execError) Error() string { return e.msg }
 
-func usageErr(format string, a ...any) error {
-	return &execError{execUsage, fmt.Sprintf(format, a...)}
-}
-
 func failErr(format string, a ...any) error {
 	return &execError{execFailed, fmt.Sprintf(format, a...)}
 }
 
 // validEnvName reports whether s matches [A-Za-z_][A-Za-z0-9_]*.
-func validEnvName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '_', 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z':
-		case '0' <= c && c <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
+func validEnvName(s string) bool { return secretargs.ValidEnvName(s) }
 
 // parseExecEnv parses exec-env's arguments (after the subcommand name)
 // into its operations and the command. Its errors are usage errors and
 // name the flag and VAR, never TEXT.
 func parseExecEnv(args []string) ([]envOp, []string, error) {
-	var ops []envOp
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch a {
-		case "--":
-			cmd := args[i+1:]
-			if len(cmd) == 0 {
-				return nil, nil, usageErr("no command after --")
-			}
-			if cmd[0] == "" {
-				return nil, nil, usageErr("empty command after --")
-			}
-			return ops, cmd, nil
-		case "--env", "--env-file", "--env-file-json":
-			if i+1 >= len(args) {
-				return nil, nil, usageErr("%s needs an argument", a)
-			}
-			i++
-			name, val, ok := strings.Cut(args[i], "=")
-			if !ok {
-				// Without "=" the argument may be all value: not echoed.
-				if a == "--env" {
-					return nil, nil, usageErr("--env needs VAR=TEXT (argument %d has no =)", i+1)
-				}
-				return nil, nil, usageErr("%s needs VAR=PATH (argument %d has no =)", a, i+1)
-			}
-			if !validEnvName(name) {
-				return nil, nil, usageErr("%s: invalid variable name %q (want [A-Za-z_][A-Za-z0-9_]*)", a, name)
-			}
-			op := envOp{Name: name}
-			if a == "--env" {
-				if strings.IndexByte(val, 0) >= 0 {
-					return nil, nil, usageErr("--env %s: the text contains a NUL byte", name)
-				}
-				op.Text = val
-			} else {
-				if a == "--env-file-json" {
-					n, rest, ok := strings.Cut(val, ":")
-					level, err := strconv.Atoi(n)
-					if !ok || err != nil || level < 1 || level > maxJSONEscape {
-						return nil, nil, usageErr("--env-file-json %s: want N:PATH with N from 1 to %d", name, maxJSONEscape)
-					}
-					op.JSONEscape, val = level, rest
-				}
-				if strings.IndexByte(val, 0) >= 0 {
-					return nil, nil, usageErr("%s %s: the path contains a NUL byte", a, name)
-				}
-				// An absolute path, or one naming the runtime folder as
-				// sops-nix and agenix write it (%r/…, ${XDG_RUNTIME_DIR}/…),
-				// expanded when the file is read.
-				if err := secretpath.Check(val); err != nil {
-					return nil, nil, usageErr("%s %s: path %q is not absolute (%v)", a, name, val, err)
-				}
-				op.Path, op.File = val, true
-			}
-			ops = append(ops, op)
-		case "-h", "-help", "--help":
-			return nil, nil, &execError{execUsage, ""}
-		default:
-			if strings.HasPrefix(a, "-") {
-				// --flag=value: the value may be a secret, so only the name.
-				flagName, _, _ := strings.Cut(a, "=")
-				return nil, nil, usageErr("unknown flag %q", flagName)
-			}
-			return nil, nil, usageErr("argument %d is not a flag: put -- before the command", i+1)
-		}
+	ops, cmd, err := secretargs.ExecEnv().Parse(args)
+	var ue *secretargs.UsageError
+	if errors.As(err, &ue) {
+		return nil, nil, &execError{execUsage, ue.Msg}
 	}
-	return nil, nil, usageErr("missing -- and the command")
+	return ops, cmd, err
 }
 
 // readSecretFile reads an --env-file: a regular file (symlinks followed)

@@ -55,7 +55,7 @@ func Main(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.W
 	ops, rawURL, err := parseArgs(args)
 	if err != nil {
 		var ue *usageError
-		if errors.As(err, &ue) && ue.msg == "" {
+		if errors.As(err, &ue) && ue.Msg == "" {
 			fmt.Fprintln(stderr, Usage)
 		} else {
 			fmt.Fprintf(stderr, "agyhook bridge: %v (%s)\n", err, Usage)
