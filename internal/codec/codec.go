@@ -7,10 +7,12 @@
 // chezmoi keeps an encoding's encoder and decoder side by side); a member
 // no row knows is kept in the entry's extra, as it stands.
 //
-// The codec is the field mapping only. What render adds (tool paths, the
-// agyhook exec-env wrapping) and what import judges (credentials, the
-// harnesses, what agy would drop) stay in those packages, before and
-// after it.
+// The codec is the field mapping, and the agyhook wrappings of a server
+// whose secrets agyhook reads (exec-env, agyhook-bridge: wrap.go), which
+// import reads back as the server they start. What render adds otherwise
+// (tool paths, which values need the wrapping) and what import judges
+// (credentials, the harnesses, what agy would drop) stay in those
+// packages, before and after it.
 package codec
 
 import (

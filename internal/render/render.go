@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 	"text/template"
@@ -263,40 +262,21 @@ var mcpServerFields = map[string]string{
 // execs the real command. Plain variables stay in env. A server without
 // secrets is left as it is.
 func (r *renderer) execEnv(command string, args []model.Str, env map[string]model.Str) (string, []model.Str, map[string]model.Str) {
-	var names []string
-	plain := map[string]model.Str{}
+	wrap, plain := map[string]model.Str{}, map[string]model.Str{}
 	for k, v := range env {
 		if v.HasSecret() {
-			names = append(names, k)
+			wrap[k] = v
 		} else {
 			plain[k] = v
 		}
 	}
-	if len(names) == 0 {
+	if len(wrap) == 0 {
 		return command, args, env
 	}
-	sort.Strings(names)
-	lit := func(s string) model.Str { return model.Str{{Text: s}} }
-	wrapped := []model.Str{lit("exec-env")}
-	for _, k := range names {
-		for _, p := range env[k] {
-			switch {
-			case p.SecretFile != "" && p.JSONEscape > 0:
-				// Inside jsonencode(): escaped as the text around it was.
-				wrapped = append(wrapped, lit("--env-file-json"), lit(k+"="+strconv.Itoa(p.JSONEscape)+":"+p.SecretFile))
-			case p.SecretFile != "":
-				wrapped = append(wrapped, lit("--env-file"), lit(k+"="+p.SecretFile))
-			case p.Text != "":
-				wrapped = append(wrapped, lit("--env"), lit(k+"="+p.Text))
-			}
-		}
-	}
-	wrapped = append(wrapped, lit("--"), lit(command))
-	wrapped = append(wrapped, args...)
 	if len(plain) == 0 {
 		plain = nil
 	}
-	return r.tool("agyhook"), wrapped, plain
+	return r.tool("agyhook"), codec.ExecEnvArgs(wrap, command, args), plain
 }
 
 // bridged reports whether a remote server is reached through agyhook
@@ -320,37 +300,14 @@ func bridged(s *model.MCPServer) bool {
 // `agyhook bridge` executes, started directly: the hop through agyhook
 // cost a millisecond, a third of the bridge's start, docs/benchmarks.md),
 // each header (sorted by name) as its literal parts and secret files in
-// order (--header NAME=TEXT and --header-file NAME=PATH append), then the
-// URL. typed reports a header without a secret, whose text may be a
+// order (--header NAME=TEXT and --header-file NAME=PATH append, the
+// codec's BridgeArgs), then the URL. typed reports a header without a secret, whose text may be a
 // credential typed in by hand: the file is then 0600, as for env.
 func (r *renderer) bridge(s *model.MCPServer) (command string, args []model.Str, typed bool) {
-	names := make([]string, 0, len(s.Headers))
-	for k := range s.Headers {
-		names = append(names, k)
+	for _, v := range s.Headers {
+		typed = typed || !v.HasSecret()
 	}
-	sort.Strings(names)
-	lit := func(s string) model.Str { return model.Str{{Text: s}} }
-	for _, k := range names {
-		v := s.Headers[k]
-		if !v.HasSecret() {
-			typed = true
-		}
-		if len(v) == 0 {
-			args = append(args, lit("--header"), lit(k+"="))
-		}
-		for _, p := range v {
-			switch {
-			case p.SecretFile != "" && p.JSONEscape > 0:
-				args = append(args, lit("--header-file-json"), lit(k+"="+strconv.Itoa(p.JSONEscape)+":"+p.SecretFile))
-			case p.SecretFile != "":
-				args = append(args, lit("--header-file"), lit(k+"="+p.SecretFile))
-			case p.Text != "" || len(v) == 1:
-				args = append(args, lit("--header"), lit(k+"="+p.Text))
-			}
-		}
-	}
-	args = append(args, lit("--"), lit(s.ServerURL))
-	return r.bridgeProgram(), args, typed
+	return r.bridgeProgram(), codec.BridgeArgs(s.Headers, s.ServerURL), typed
 }
 
 // bridgeProgram is agyhook-bridge's path: the tools block's, else beside
