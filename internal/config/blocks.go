@@ -17,6 +17,7 @@ import (
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/secretargs"
 )
 
 // instanceRe is the form of an instance name, which becomes a file name
@@ -229,6 +230,7 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 	}
 	if attr := at["headers"]; attr != nil {
 		srv.Headers, _ = d.secretStrMap(attr, headerNameProblem)
+		d.headerValues(attr, srv.Headers)
 	}
 	if attr := at["auth_provider_type"]; attr != nil {
 		if v, ok := d.str(attr); ok {
@@ -1489,4 +1491,31 @@ func (d *decoder) decodeIgnore(b *hcl.Block) *model.Ignore {
 		ig.Patterns = append(ig.Patterns, p)
 	}
 	return ig
+}
+
+// headerValues refuses what no HTTP client sends, whoever sends the
+// headers (agy, or agyhook-bridge, whose command line carries the same
+// rule): a line break or another control character in a value's text,
+// which would end the header or start another, and two names that differ
+// only in case, which name one header (the bridge would join their
+// values). A secret's own value is checked where it is read.
+func (d *decoder) headerValues(attr *hcl.Attribute, headers map[string]model.Str) {
+	names := make([]string, 0, len(headers))
+	for k := range headers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	folded := map[string]string{}
+	for _, k := range names {
+		if other, ok := folded[strings.ToLower(k)]; ok {
+			d.errorf(attr.Expr.Range(), "Duplicate header", "%q and %q name the same HTTP header (names are case-insensitive); declare it once.", other, k)
+		}
+		folded[strings.ToLower(k)] = k
+		for _, p := range headers[k] {
+			if p.SecretFile == "" && !secretargs.ValidHeaderText(p.Text) {
+				d.errorf(attr.Expr.Range(), "Invalid header value", "The value of header %q holds a line break or another control character, which an HTTP header cannot carry: the server could not be reached with it.", k)
+				break
+			}
+		}
+	}
 }
