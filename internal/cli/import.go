@@ -33,7 +33,10 @@ a workspace the legacy roots .agent/, _agents/ and _agent/ besides
 content: every member of every entry, those agyconf does not know in
 extra, rules and workflows as they were (no trigger invented). What render
 writes elsewhere (a legacy root's files under .agents/, a flat subagent as
-NAME/agent.md) is listed as converted. Nothing under DIR is changed. A
+NAME/agent.md) is listed as converted, as are agyconf's own agyhook
+wrappings, read back as the servers they start: agyhook exec-env as the
+local server, agyhook-bridge as the remote one, the files they read as
+secret_file() (named, never read). Nothing under DIR is changed. A
 file that does not parse, or cannot be read (a named pipe, a device, over
 16 MiB), is reported with the position and message render gives, and the
 rest of the tree is still imported: the config declares nothing of it, and

@@ -491,26 +491,21 @@ func strList(xs []string) cty.Value {
 
 // strTokens writes a Str: a quoted string, secret_file("…") for a whole
 // secret, or a template joining text and secrets ("Bearer ${secret_file(…)}",
-// read back from agyhook exec-env).
+// jsonencode() around a secret a wrapping escapes: templateOf), read back
+// from an agyhook wrapping. A value templateOf cannot write is never
+// imported (printable).
 func strTokens(s model.Str) hclwrite.Tokens {
 	if lit, ok := s.Literal(); ok {
 		return valueTokens(cty.StringVal(lit))
 	}
-	if len(s) == 1 {
+	if len(s) == 1 && s[0].JSONEscape == 0 {
 		return hclwrite.TokensForFunctionCall("secret_file", valueTokens(cty.StringVal(s[0].SecretFile)))
 	}
-	var b strings.Builder
-	b.WriteString("x = \"")
-	for _, p := range s {
-		if p.SecretFile != "" {
-			b.WriteString("${secret_file(" + string(valueTokens(cty.StringVal(p.SecretFile)).Bytes()) + ")}")
-			continue
-		}
-		q := string(valueTokens(cty.StringVal(p.Text)).Bytes()) // quoted, with ${ and %{ escaped
-		b.WriteString(q[1 : len(q)-1])
+	body, ok := templateOf(s)
+	if !ok {
+		panic(fmt.Sprintf("importer: no template writes %q", s.Redacted("<secret>")))
 	}
-	b.WriteString("\"\n")
-	f, diags := hclwrite.ParseConfig([]byte(b.String()), "", hcl.InitialPos)
+	f, diags := hclwrite.ParseConfig([]byte("x = \""+body+"\"\n"), "", hcl.InitialPos)
 	if diags.HasErrors() {
 		panic(fmt.Sprintf("importer: template for %q does not parse: %v", s.Redacted("<secret>"), diags))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/agyhook"
 	"github.com/agyconf/agyconf/internal/codec"
 	"github.com/agyconf/agyconf/internal/config"
 
@@ -136,6 +137,11 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 	if len(srv.Extra) == 0 {
 		srv.Extra = nil
 	}
+	bridged := srv.ServerURL == "" && im.readBridge(file, ns, unit, srv, m)
+	if bridged {
+		urlKey = "serverUrl"
+		shownURL[urlKey], urlCreds[urlKey] = im.urlSecrets(srv.ServerURL)
+	}
 	if remoteURL := srv.ServerURL; remoteURL != "" {
 		if u, err := url.Parse(remoteURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
 			// Quoted with its credentials redacted: url.Parse's own
@@ -166,13 +172,17 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 			}
 		}
 		srv.Command, srv.Args, srv.Env, srv.Cwd = "", nil, nil, ""
-		if srv.Headers != nil {
+		if srv.Headers != nil && !bridged {
 			srv.Headers = im.secretMap(file, ns, name, "headers", textMap(srv.Headers))
 		}
 		if srv.OAuth != nil {
 			srv.OAuth = im.oauth(file, ns, name, unit+".oauth", srv.OAuth)
 		}
 		srv.SecretMode = model.SecretInline
+		if bridged {
+			// The bridge is what secret_mode "exec", the default, renders.
+			srv.SecretMode = model.SecretExec
+		}
 	} else {
 		if srv.Command == "" {
 			im.skip(file, unit, "no command, serverUrl or url: agy loads it and never connects")
@@ -198,11 +208,12 @@ func (im *importer) mcpServer(file, ns, name string, v any) *model.MCPServer {
 		// skipped is how many live arguments the exec-env wrapping took:
 		// states and jq address the live file's positions.
 		skipped, wrapped := 0, false
-		if inner, innerArgs, wrapEnv, ok := unwrapExecEnv(srv.Command, args); ok && im.tool(srv.Command, "agyhook", im.tools) {
+		if wrapEnv, inner, innerArgs, err := codec.ReadExecEnv(args); err == nil && path.Base(srv.Command) == "agyhook" && printable(wrapEnv) &&
+			im.wrappedLiterals(file, ns, name, "env", "--env", wrapEnv, args, 0) && im.tool(srv.Command, "agyhook", im.tools) {
 			// agyconf's own exec-mode wrapping (secret_mode "exec"): the
 			// server is what runs after "--", its secrets the files
 			// exec-env reads.
-			im.conv(file, unit+".command", "agyhook exec-env read back as the server it starts, its --env-file variables as secret_file()")
+			im.conv(file, unit+".command", "agyhook exec-env read back as the server it starts, its --env-file variables as secret_file() (never read)")
 			srv.Command, srv.Env = inner, wrapEnv
 			skipped, wrapped = len(args)-len(innerArgs), true
 			args = innerArgs
@@ -296,40 +307,97 @@ func textMap(m map[string]model.Str) map[string]string {
 	return out
 }
 
-// unwrapExecEnv reads `agyhook exec-env [--env VAR=TEXT | --env-file
-// VAR=PATH]... -- COMMAND ARGS...` back into the server it starts: its
-// command, its args, and each variable's parts in order (text, or a secret
-// file). ok is false for anything else, which is imported as it stands.
-func unwrapExecEnv(cmd string, args []string) (inner string, innerArgs []string, env map[string]model.Str, ok bool) {
-	if path.Base(cmd) != "agyhook" || len(args) < 3 || args[0] != "exec-env" {
-		return "", nil, nil, false
+// readBridge reads agyconf's bridge back: a local server that runs
+// agyhook-bridge (or `agyhook bridge`) is the remote server it relays to,
+// its --header-file headers secret_file() references to the files the
+// bridge reads (never read here). A server with what the bridge's entry
+// never has (env, cwd, a remote server's own fields), a URL holding a
+// credential, or a header the input language cannot write, is left as it
+// stands, a local server. The report says which, and why.
+func (im *importer) readBridge(file, ns, unit string, srv *model.MCPServer, m map[string]any) bool {
+	args := texts(srv.Args)
+	program := agyhook.BridgeProgram
+	if path.Base(srv.Command) == "agyhook" && len(args) > 0 && args[0] == "bridge" {
+		program, args = "agyhook", args[1:]
+	} else if path.Base(srv.Command) != agyhook.BridgeProgram {
+		return false
 	}
-	env = map[string]model.Str{}
-	i := 1
-	for ; i < len(args) && args[i] != "--"; i += 2 {
-		if i+1 >= len(args) {
-			return "", nil, nil, false
+	headers, serverURL, err := codec.ReadBridge(args)
+	if err != nil {
+		return false
+	}
+	keep := func(why string) bool {
+		im.conv(file, unit+".command", "runs %s but is kept as a local server: %s", program, why)
+		return false
+	}
+	for _, k := range []string{"env", "cwd", "headers", "oauth", "authProviderType", "url", "httpUrl"} {
+		if m[k] != nil {
+			return keep(k + " is not a field of the bridge's entry (agyconf writes none)")
 		}
-		name, val, found := strings.Cut(args[i+1], "=")
-		if !found || config.NameProblem(config.EnvName, name) != "" {
-			return "", nil, nil, false
+	}
+	if _, creds := im.urlSecrets(serverURL); len(creds) > 0 {
+		return keep("its URL holds a credential, which server_url cannot read from a file")
+	}
+	if !printable(headers) {
+		return keep("a header's parts cannot be written as a secret_file() template")
+	}
+	base := len(texts(srv.Args)) - len(args)
+	if !im.wrappedLiterals(file, ns, srv.Name, "headers", "--header", headers, args, base) {
+		return keep("a credential typed into a header spans several arguments")
+	}
+	if !im.tool(srv.Command, program, im.tools) {
+		return keep("another " + program + " than the one the tools block names")
+	}
+	im.conv(file, unit+".command", "%s read back as the remote server it relays to (server_url %s), its --header-file headers as secret_file() (never read)", program, serverURL)
+	srv.Command, srv.Args, srv.ServerURL, srv.Headers = "", nil, serverURL, headers
+	return true
+}
+
+// wrappedLiterals judges the values of an agyhook wrapping that hold no
+// secret file as env and headers are judged (a credential typed in by
+// hand): one that is a credential moves into a secret file, read from its
+// --env or --header argument (at base+index in the live file's args).
+// false when such a value spans several arguments, which import cannot
+// point at.
+func (im *importer) wrappedLiterals(file, ns, server, field, flag string, values map[string]model.Str, args []string, base int) bool {
+	for _, k := range sortedKeys(values) {
+		v := values[k]
+		text, ok := v.Literal()
+		if !ok {
+			continue
 		}
-		switch args[i] {
-		case "--env":
-			env[name] = append(env[name], model.Part{Text: val})
-		case "--env-file":
-			if !strings.HasPrefix(val, "/") {
-				return "", nil, nil, false
+		why := ""
+		switch {
+		case keySays(k):
+			why = whyName
+		case valueSays(text):
+			why = whyValue
+		}
+		if why == "" || text == "" {
+			continue
+		}
+		at := -1
+		for i := 0; i+1 < len(args); i++ {
+			if args[i] == flag && strings.HasPrefix(args[i+1], k+"=") {
+				if at >= 0 || args[i+1] != k+"="+text {
+					return false
+				}
+				at = i + 1
 			}
-			env[name] = append(env[name], model.Part{SecretFile: val})
-		default:
-			return "", nil, nil, false
 		}
+		if at < 0 {
+			return false
+		}
+		s := argSlot(file, ns, server, base+at)
+		s.unit, s.name = "mcpServers."+server+"."+field+"."+k, k
+		s.jq += " | ltrimstr(" + jsonText(k+"=") + ")"
+		nv := im.secretValue(s, text, why)
+		if nv == nil {
+			return false
+		}
+		values[k] = nv
 	}
-	if i+1 >= len(args) || args[i+1] == "" {
-		return "", nil, nil, false
-	}
-	return args[i+1], args[i+2:], env, true
+	return true
 }
 
 func hasSecret(strs []model.Str) bool {

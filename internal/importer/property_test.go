@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,7 +39,12 @@ func importCases(t *testing.T) int {
 
 // cfgGen makes random configs a decoder accepts, with every field of
 // every kind set or not.
-type cfgGen struct{ r *rand.Rand }
+type cfgGen struct {
+	r *rand.Rand
+	// secrets are values holding secret_file() in every position, as the
+	// decoder makes them (secretLibrary); nil where the scope has none.
+	secrets []model.Str
+}
 
 // Texts that are no credential by import's rule, with YAML's and HCL's
 // traps: a value that reads as a bool or a number, quotes, a template.
@@ -46,6 +52,20 @@ var propTexts = []string{"plain", "yes", "1.0", "null", "a: b", "#hash", "ünïc
 
 func (g cfgGen) coin() bool   { return g.r.IntN(2) == 0 }
 func (g cfgGen) text() string { return propTexts[g.r.IntN(len(propTexts))] }
+
+// headerText is a text an HTTP header can carry (no line break).
+func (g cfgGen) headerText() string {
+	for {
+		if t := g.text(); !strings.ContainsAny(t, "\r\n") {
+			return t
+		}
+	}
+}
+
+// secret is one of the library's values holding a secret.
+func (g cfgGen) secret() model.Str {
+	return slices.Clone(g.secrets[g.r.IntN(len(g.secrets))])
+}
 func (g cfgGen) name(prefix string, i int) string {
 	return fmt.Sprintf("%s-%d", prefix, i)
 }
@@ -118,19 +138,38 @@ func (g cfgGen) server(name string) *model.MCPServer {
 				s.Env["VAR_"+strconv.Itoa(i)] = codec.Lit(g.text())
 			}
 		}
+		if g.secrets != nil && g.coin() {
+			// agyhook exec-env reads these when agy starts the server.
+			if s.Env == nil {
+				s.Env = map[string]model.Str{}
+			}
+			for i := range 1 + g.r.IntN(3) {
+				s.Env["SECRET_"+strconv.Itoa(i)] = g.secret()
+			}
+		}
 		if g.coin() {
 			s.Cwd = "/srv/" + name
 		}
 	} else {
 		s.ServerURL, s.SecretMode = "https://mcp.example.com/"+name, model.SecretExec
 		if g.coin() {
-			s.Headers = map[string]model.Str{"X-Client": codec.Lit(g.text())}
+			s.Headers = map[string]model.Str{"X-Client": codec.Lit(g.headerText())}
 		}
-		if g.coin() {
-			s.AuthProviderType = "google_credentials"
-		}
-		if g.coin() {
-			s.OAuth = &model.OAuth{ClientID: codec.Lit("client-" + name), Enabled: g.boolp()}
+		if g.secrets != nil && g.coin() {
+			// Bridged: agy starts agyhook-bridge, which reads these.
+			if s.Headers == nil {
+				s.Headers = map[string]model.Str{}
+			}
+			for i := range 1 + g.r.IntN(3) {
+				s.Headers[[]string{"Authorization", "X-Api-Key", "X-Secret"}[i]] = g.secret()
+			}
+		} else {
+			if g.coin() {
+				s.AuthProviderType = "google_credentials"
+			}
+			if g.coin() {
+				s.OAuth = &model.OAuth{ClientID: codec.Lit("client-" + name), Enabled: g.boolp()}
+			}
 		}
 		if s.AuthProviderType != "" || s.OAuth != nil {
 			// agy's own sign-in keeps a server remote (the decoder
@@ -235,6 +274,9 @@ func (g cfgGen) agent(name string) *model.Agent {
 
 func (g cfgGen) config(scope model.Scope) *model.Config {
 	global := scope == model.ScopeGlobal
+	if !global {
+		g.secrets = nil // secret_file() is refused in a workspace
+	}
 	cfg := &model.Config{Agyconf: model.Agyconf{Scope: scope, Product: model.ProductBoth, AgyVersion: agy.Newest().Version.String()}}
 	for i := range g.r.IntN(3) {
 		cfg.MCPServers = append(cfg.MCPServers, g.server(g.name("srv", i)))
@@ -308,6 +350,61 @@ func (g cfgGen) config(scope model.Scope) *model.Config {
 	return cfg
 }
 
+// secretLibrary decodes values holding secret_file() in every position a
+// header or variable can hold one — the whole value, a template's part
+// beside text, several in one value, after a literal "$", inside
+// jsonencode() (beside escaped text, nested twice, in a list, quoted in
+// a template) — with paths absolute and in the runtime folder, so that
+// the generated configs hold what the decoder makes of real ones. Each
+// absolute path is a file under dir holding a canary, which nothing
+// import prints may hold.
+func secretLibrary(t *testing.T, dir string) (values []model.Str, canaries []string) {
+	t.Helper()
+	p := func(name string) string {
+		canary := "CANARY-" + name + "-7f3a"
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(canary+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		canaries = append(canaries, canary)
+		return strconv.Quote(path)
+	}
+	exprs := []string{
+		"secret_file(" + p("whole") + ")",
+		`"Bearer ${secret_file(` + p("bearer") + `)}"`,
+		`"${secret_file(` + p("user") + `)}:${secret_file("%r/agenix/pass")}"`,
+		`"cost${"$"}${secret_file(` + p("dollar") + `)}%"`,
+		`jsonencode({ token = secret_file(` + p("json") + `) })`,
+		`jsonencode({ auth = "Bearer ${secret_file(` + p("json-bearer") + `)}", note = "a<b & \"q\" \\ ${"$"}{x} %%{y}" })`,
+		`jsonencode({ outer = jsonencode({ inner = secret_file(` + p("nested") + `) }) })`,
+		`jsonencode([secret_file("$${XDG_RUNTIME_DIR}/rt"), "x", secret_file(` + p("second") + `)])`,
+		`"pre ${jsonencode(secret_file(` + p("quoted") + `))} post"`,
+		`jsonencode("${secret_file(` + p("left") + `)}\\${secret_file(` + p("right") + `)}")`,
+	}
+	var b strings.Builder
+	b.WriteString("agyconf {\n  scope = \"global\"\n}\nmcp_server \"lib\" {\n  server_url = \"https://lib.example.com/mcp\"\n  headers = {\n")
+	for i, e := range exprs {
+		fmt.Fprintf(&b, "    H%02d = %s\n", i, e)
+	}
+	b.WriteString("  }\n}\n")
+	cfgPath := filepath.Join(t.TempDir(), "lib.hcl")
+	if err := os.WriteFile(cfgPath, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.NewParser().LoadConfig(cfgPath)
+	if diags.HasErrors() {
+		t.Fatalf("the secret library does not decode: %s\n%s", diags.Error(), b.String())
+	}
+	for i := range exprs {
+		v := cfg.MCPServers[0].Headers[fmt.Sprintf("H%02d", i)]
+		if !v.HasSecret() {
+			t.Fatalf("H%02d holds no secret: %v", i, v)
+		}
+		values = append(values, v)
+	}
+	return values, canaries
+}
+
 // writePlan writes a plan's documents under root as a first render does
 // (a managed block between its marker lines), secrets not involved.
 func writePlan(t *testing.T, plan *render.Plan, root string) {
@@ -339,7 +436,8 @@ func writePlan(t *testing.T, plan *render.Plan, root string) {
 // one loop. Also checked: the second import of the same tree prints the
 // same bytes, and nothing is reported as not imported.
 func TestImportRenderProperty(t *testing.T) {
-	g := cfgGen{rand.New(rand.NewPCG(30, 30))}
+	secrets, canaries := secretLibrary(t, t.TempDir())
+	g := cfgGen{r: rand.New(rand.NewPCG(30, 30)), secrets: secrets}
 	ignore := cmp.Options{
 		cmpopts.IgnoreTypes(hcl.Range{}, model.Ranges{}), // where things are written, not what
 		cmpopts.IgnoreFields(model.Config{}, "Agyconf", "Files", "Inputs", "SecretRefs", "Tools"),
@@ -364,6 +462,22 @@ func TestImportRenderProperty(t *testing.T) {
 		for _, it := range res.Items {
 			if it.Kind == KindNotImported {
 				t.Errorf("case %d: %s", i, it)
+			}
+		}
+		// The secret files agyhook reads stay where they are: import
+		// names them and never reads them.
+		var shown strings.Builder
+		shown.Write(res.HCL)
+		for _, it := range res.Items {
+			shown.WriteString(it.String() + "\n" + it.Command + "\n")
+		}
+		for _, f := range res.Files {
+			shown.Write(f.Data)
+		}
+		shown.WriteString(strings.Join(res.Secrets, "\n"))
+		for _, c := range canaries {
+			if strings.Contains(shown.String(), c) {
+				t.Fatalf("case %d: import read the secret file holding %s:\n%s", i, c, shown.String())
 			}
 		}
 		for rel, f := range res.Files {
@@ -395,6 +509,17 @@ func TestImportRenderProperty(t *testing.T) {
 // render the same compare equal.
 func normalize(cfg *model.Config) {
 	sortConfig(cfg)
+	servers := slices.Clone(cfg.MCPServers)
+	for _, p := range cfg.Plugins {
+		servers = append(servers, p.MCPServers...)
+	}
+	for _, s := range servers {
+		if len(s.Args) == 0 && hasSecret(mapValues(s.Env)) {
+			// Wrapped in agyhook exec-env, args = [] and no args are
+			// one command line: the server's args are what follows it.
+			s.Args = nil
+		}
+	}
 	sort.Slice(cfg.Contexts, func(i, j int) bool { return cfg.Contexts[i].Path < cfg.Contexts[j].Path })
 	trim := func(s *string) { *s = strings.TrimRight(*s, "\n") }
 	bodies := func(skills []*model.Skill, rules []*model.Rule, agents []*model.Agent) {
