@@ -258,3 +258,42 @@ func TestACPAuthMethods(t *testing.T) {
 		t.Error("ACP facts")
 	}
 }
+
+// TestPluginHooksDecision pins where a plugin's hooks go, and why that is
+// safe: agyconf writes the same hooks to a plugin's hooks.json and
+// hooks/hooks.json because some source shows a build reading each (so
+// either alone loses the hooks on some build) and none shows a build
+// reading both (which would run each hook twice). A source added to the
+// table that shows one build reading both, or a file no build is shown
+// reading, fails this test: the decision must then be made again, in
+// render, validate, import and doctor, which all follow PluginHooksPaths.
+func TestPluginHooksDecision(t *testing.T) {
+	if got := PluginHooksPaths(); !slices.Equal(got, []string{"hooks.json", "hooks/hooks.json"}) {
+		t.Fatalf("a plugin's hooks are written to %q; the decision was both hooks.json and hooks/hooks.json (docs/agy-facts.md)", got)
+	}
+	readers := map[string][]string{}
+	for _, f := range PluginHooks().Files {
+		read := false
+		for _, e := range f.Evidence {
+			if e.Source.Ref == "" || e.Seen == "" || e.Build == "" {
+				t.Errorf("%s: evidence without build, observation or source: %+v", f.Path, e)
+			}
+			if e.Reads {
+				read = true
+				readers[e.Build] = append(readers[e.Build], f.Path)
+			}
+		}
+		if !read {
+			t.Errorf("%s: no source shows a build reading it, yet agyconf writes it", f.Path)
+		}
+	}
+	for build, files := range readers {
+		if len(files) > 1 {
+			t.Errorf("a source shows %s reading %q: writing the same hooks to each runs them twice there; decide again", build, files)
+		}
+	}
+	ph := PluginHooks()
+	if ph.Decision == "" || ph.Why == "" || ph.Caveat == "" || ph.Source.Ref == "" {
+		t.Errorf("the decision is not stated with its reason and source: %+v", ph)
+	}
+}

@@ -274,6 +274,12 @@ func patchInputSchema(doc *jsonmerge.Doc) error {
 	if err := set(doc, anyOf, "$defs", "hook", "anyOf"); err != nil {
 		return err
 	}
+	// Where a plugin's hooks go: contested, so both files (agy.PluginHooks).
+	ph := agy.PluginHooks()
+	files := strings.Join(agy.PluginHooksPaths(), " and ")
+	if err := set(doc, fmt.Sprintf("Named hooks of the plugin, written to its %s, the same in both. ⚠ The sources disagree on which of the two agy reads a plugin's hooks from (docs/agy-facts.md, \"Where agy reads a plugin's hooks\"): %s. %s.", files, ph.Why, strings.ToUpper(ph.Caveat[:1])+ph.Caveat[1:]), "$defs", "plugin", "properties", "hook", "description"); err != nil {
+		return err
+	}
 	// A skill's body and its limit, from the table of limits.
 	l := agy.LimitOf(agy.SkillBody)
 	desc := fmt.Sprintf("The SKILL.md text below the frontmatter, often body = \"${file(\\\"skills/name.md\\\")}\"; not empty. %s (%s), so a longer body is refused.", strings.ToUpper(l.Summary[:1])+l.Summary[1:], l.Source)

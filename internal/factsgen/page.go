@@ -100,6 +100,19 @@ func factsPage() string {
 	for _, l := range agy.LegacyFolders() {
 		p("| %s | `%s` | `%s` | %s | %s |\n", l.Scope, l.Path, l.Kind, cell(l.Why), cell(l.Source.String()))
 	}
+	ph := agy.PluginHooks()
+	p("\n## Where agy reads a plugin's hooks\n\n")
+	p("%s. %s.\n\n%s.\n\n", upperFirst(ph.Decision), upperFirst(ph.Why), upperFirst(ph.Caveat))
+	p("| file (in the plugin's folder) | build | read | what was seen | source |\n|---|---|---|---|---|\n")
+	for _, f := range ph.Files {
+		for _, e := range f.Evidence {
+			read := "no"
+			if e.Reads {
+				read = "yes"
+			}
+			p("| `%s` | %s | %s | %s | %s |\n", f.Path, cell(e.Build), read, cell(e.Seen), cell(e.Source.String()))
+		}
+	}
 	p("\n## Permission rules\n\n")
 	p("Entries of `permissions { allow, ask, deny }`: `action` or `action(target)`.\n\n")
 	p("| action | what | source |\n|---|---|---|\n")
@@ -180,4 +193,11 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
