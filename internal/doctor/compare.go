@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
@@ -116,14 +117,31 @@ func (d *diagnosis) same(reported, p string) bool {
 }
 
 func (d *diagnosis) hook(it Expected, item *Item) {
-	file := d.abs(it.File)
+	rel := append([]string{it.File}, it.Also...)
+	files := make([]string, len(rel))
+	for i, f := range rel {
+		files[i] = d.abs(f)
+	}
+	// A plugin hook stands in each of the plugin's hooks files: the one
+	// agy lists it from is the one it read, and a hook listed from two is
+	// one agy runs twice (agy.PluginHooks).
+	var listed []int
 	var elsewhere []string
 	for _, h := range d.hooks {
 		if h.Name != it.Name {
 			continue
 		}
-		if !d.same(h.Source, file) {
+		at := slices.IndexFunc(files, func(f string) bool { return d.same(h.Source, f) })
+		if at < 0 {
 			elsewhere = append(elsewhere, h.Source)
+			continue
+		}
+		if !slices.Contains(listed, at) {
+			listed = append(listed, at)
+		}
+	}
+	for _, h := range d.hooks {
+		if h.Name != it.Name || !slices.ContainsFunc(files, func(f string) bool { return d.same(h.Source, f) }) {
 			continue
 		}
 		switch {
@@ -149,6 +167,17 @@ func (d *diagnosis) hook(it Expected, item *Item) {
 					}
 				}
 			}
+		}
+		switch {
+		case len(listed) > 1:
+			var both []string
+			for _, i := range listed {
+				both = append(both, rel[i])
+			}
+			item.Detail += fmt.Sprintf("; agy lists it from both %s: this agy reads both of the plugin's hooks files, so each of its handlers runs twice", strings.Join(both, " and "))
+			item.Fix = "declare the hook as a top-level hook block (the global hooks.json) instead of in the plugin, whose hooks agyconf writes to both files because agy builds disagree on which they read (docs/agy-facts.md, \"Where agy reads a plugin's hooks\")"
+		case len(rel) > 1 && listed[0] != 0:
+			item.Detail += " (from " + rel[listed[0]] + ")"
 		}
 		return
 	}

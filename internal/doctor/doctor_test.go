@@ -648,3 +648,57 @@ mcp_server "linear" {
 		}
 	}
 }
+
+// TestDiagnosePluginHooksFiles: a plugin's hook is written to each file
+// builds read a plugin's hooks from (agy.PluginHooks), and is one item:
+// loaded when agy lists it from either, said which when not the root one,
+// and said to run twice, with the fix, when agy lists it from both.
+func TestDiagnosePluginHooksFiles(t *testing.T) {
+	root := t.TempDir()
+	const cfg = `
+agyconf {
+  scope   = "global"
+  product = "cli"
+}
+plugin "tools" {
+  hook "guard" {
+    stop {
+      command = "/bin/guard"
+    }
+  }
+}
+`
+	dir := root + "/.gemini/config/plugins/tools/"
+	for _, tc := range []struct {
+		name           string
+		sources        []string
+		status, detail string
+	}{
+		{"root", []string{dir + "hooks.json"}, Loaded, "enabled"},
+		{"sub", []string{dir + "hooks/hooks.json"}, Loaded, "enabled (from .gemini/config/plugins/tools/hooks/hooks.json)"},
+		{"both", []string{dir + "hooks.json", dir + "hooks/hooks.json"}, Loaded, "enabled; agy lists it from both .gemini/config/plugins/tools/hooks.json and .gemini/config/plugins/tools/hooks/hooks.json: this agy reads both of the plugin's hooks files, so each of its handlers runs twice"},
+		{"neither", nil, NotLoaded, "agy does not list it"},
+	} {
+		var entries []string
+		for _, s := range tc.sources {
+			entries = append(entries, hookEntry("guard", s, true, "Stop"))
+		}
+		res, _ := diagnose(t, cfg, map[string]Run{"--version": answer("1.3.3"), "-p /hooks --output-format json": hooksAnswer(entries...)}, root)
+		var hooks []Item
+		for _, it := range res.Items {
+			if it.Kind == KindHook {
+				hooks = append(hooks, it)
+			}
+		}
+		if len(hooks) != 1 {
+			t.Fatalf("%s: %d hook items, want the one: %+v", tc.name, len(hooks), hooks)
+		}
+		it := hooks[0]
+		if it.Status != tc.status || it.Detail != tc.detail || it.File != ".gemini/config/plugins/tools/hooks.json" {
+			t.Errorf("%s: %s %q (%s), want %s %q", tc.name, it.Status, it.Detail, it.File, tc.status, tc.detail)
+		}
+		if (tc.name == "both") != strings.Contains(it.Fix, "top-level hook block") {
+			t.Errorf("%s: fix %q", tc.name, it.Fix)
+		}
+	}
+}

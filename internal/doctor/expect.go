@@ -57,6 +57,10 @@ type Expected struct {
 	// Bridged says a server is a remote one agy starts as a local server,
 	// agyhook-bridge, which reads its header secrets and speaks to the URL.
 	Bridged bool
+	// Also are the other files a plugin hook is written to: a plugin's
+	// hooks stand in each file builds read them from (agy.PluginHooks),
+	// and agy may list the hook from any of them.
+	Also []string
 }
 
 // Plan is what doctor expects of a plan: the items it asks agy about,
@@ -108,7 +112,45 @@ func Expect(plan *render.Plan, scope agy.Scope) Plan {
 		}
 		return a.List < b.List
 	})
+	out.Items = e.mergePluginHooks(out.Items)
 	return out
+}
+
+// mergePluginHooks makes the copies of a plugin hook in the plugin's
+// hooks files one expected hook, found in any of them: its File the
+// first (the root hooks.json), the others Also.
+func (e expecter) mergePluginHooks(items []Expected) []Expected {
+	out := items[:0]
+	first := map[string]int{}
+	for _, it := range items {
+		if it.Kind == KindHook && it.Plugin != "" {
+			if dir, ok := e.pluginHooksDir(it.File); ok {
+				key := dir + "\x00" + it.Name
+				if i, seen := first[key]; seen {
+					out[i].Also = append(out[i].Also, it.File)
+					continue
+				}
+				first[key] = len(out)
+			}
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// pluginHooksDir is the plugin folder p is a hooks file of.
+func (e expecter) pluginHooksDir(p string) (string, bool) {
+	for _, dir := range e.places[agy.Plugins] {
+		rest, ok := strings.CutPrefix(p, dir+"/")
+		if !ok {
+			continue
+		}
+		name, file, _ := strings.Cut(rest, "/")
+		if slices.Contains(agy.PluginHooksPaths(), file) {
+			return dir + "/" + name, true
+		}
+	}
+	return "", false
 }
 
 type expecter struct {
