@@ -246,9 +246,13 @@ func hooksFromConfig(c *cli.Context, path, rootFlag string) ([]hooksFile, bool, 
 		return nil, false, exit(ExitBadInput, nil)
 	}
 	root, rootErr := engine.RenderRoot(rootFlag, cfg.Model.Agyconf.Scope)
+	hooksDocs := map[string]bool{}
+	for _, d := range cfg.Plan.Documents {
+		hooksDocs[d.Path] = d.Schema == render.SchemaOf(agy.Hooks)
+	}
 	var out []hooksFile
 	for _, d := range cfg.Plan.Documents {
-		if d.Schema != render.SchemaOf(agy.Hooks) {
+		if d.Schema != render.SchemaOf(agy.Hooks) || pluginHooksCopy(d.Path, hooksDocs) {
 			continue
 		}
 		b, err := d.Bytes(render.Redact)
@@ -268,6 +272,20 @@ func hooksFromConfig(c *cli.Context, path, rootFlag string) ([]hooksFile, bool, 
 		out = append(out, f)
 	}
 	return out, cfg.Model.Agyconf.Scope == model.ScopeWorkspace, nil
+}
+
+// pluginHooksCopy reports whether p is a copy of a plugin's hooks in a
+// file other than its root hooks.json, which the plan writes too: render
+// writes a plugin's hooks to each file builds read them from
+// (agy.PluginHooks), and agy runs them once, so they are run once.
+func pluginHooksCopy(p string, hooksDocs map[string]bool) bool {
+	files := agy.PluginHooksPaths()
+	for _, f := range files[1:] {
+		if base, ok := strings.CutSuffix(p, "/"+f); ok && hooksDocs[base+"/"+files[0]] {
+			return true
+		}
+	}
+	return false
 }
 
 var workspaceRoot = lazyre.New(`(^|/)(\.agents|\.agent|_agents|_agent)/`)

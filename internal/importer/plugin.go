@@ -2,6 +2,7 @@ package importer
 
 import (
 	"io/fs"
+	"reflect"
 	"strings"
 
 	"github.com/agyconf/agyconf/internal/agy"
@@ -111,12 +112,7 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 	if doc, ok := im.readJSONOther(join(rel, "mcp_config.json"), "mcp_config"); ok {
 		pl.MCPServers = im.mcpServers(join(rel, "mcp_config.json"), doc, name)
 	}
-	if doc, ok := im.readJSONOther(join(rel, "hooks.json"), "hooks"); ok {
-		pl.Hooks = im.hooks(join(rel, "hooks.json"), doc)
-	}
-	if im.exists(join(rel, "hooks", "hooks.json")) {
-		im.skip(join(rel, "hooks", "hooks.json"), "", "agy ignores a plugin's hooks/hooks.json in favour of its root hooks.json")
-	}
+	pl.Hooks = im.pluginHooks(rel)
 	out := join("plugins", name)
 	pl.Skills = im.skills(join(rel, "skills"), join(out, "skills"))
 	pl.Rules = im.rules(join(rel, "rules"), join(out, "rules"))
@@ -170,4 +166,57 @@ func (im *importer) manifestDisabled(manifest string, pl *model.Plugin, disabled
 	default:
 		im.conv(manifest, "disabled", "false is the default and is left out")
 	}
+}
+
+// pluginHooks imports a plugin's hooks from the files agy builds read
+// them from (agy.PluginHooks: the root hooks.json, hooks/hooks.json),
+// which agyconf writes alike. The same hooks in both are imported once;
+// hooks in one file are imported and written to the other as well
+// (converted); two that differ import the root's, the other reported.
+func (im *importer) pluginHooks(rel string) []*model.Hook {
+	files := agy.PluginHooksPaths()
+	type live struct {
+		path string
+		doc  any
+		ok   bool
+	}
+	var found []live
+	for _, f := range files {
+		p := join(rel, f)
+		if !im.exists(p) {
+			continue
+		}
+		doc, ok := im.readJSONOther(p, "hooks")
+		found = append(found, live{p, doc, ok})
+	}
+	var from *live
+	for i := range found {
+		if found[i].ok {
+			from = &found[i]
+			break
+		}
+	}
+	if from == nil {
+		return nil // none, or each reported as not parsing
+	}
+	hooks := im.hooks(from.path, from.doc)
+	why := "agy builds disagree on which of a plugin's " + strings.Join(files, " and ") + " they read its hooks from, and agyconf writes the same hooks to each (docs/agy-facts.md, \"Where agy reads a plugin's hooks\")"
+	for _, f := range found {
+		switch {
+		case f.path == from.path:
+		case f.ok && reflect.DeepEqual(f.doc, from.doc):
+		default:
+			im.skip(f.path, "", "differs from %s, whose hooks are imported: %s, so render replaces this file — a conflict until it is moved, or render runs with --adopt, which backs it up", from.path, why)
+		}
+	}
+	if len(found) == 1 && len(hooks) > 0 {
+		var others []string
+		for _, f := range files {
+			if join(rel, f) != from.path {
+				others = append(others, join(rel, f))
+			}
+		}
+		im.conv(from.path, "", "written to %s as well: %s", strings.Join(others, " and "), why)
+	}
+	return hooks
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"regexp/syntax"
 	"runtime"
@@ -236,16 +238,13 @@ func (c *checker) file(path string, k kind, listed bool) ([]Finding, *BudgetEntr
 		return []Finding{{Rule: "skill/file-name", Severity: severityOf("skill/file-name"), File: path,
 			Message: fmt.Sprintf("%s: agy reads a skill from SKILL.md, in capitals (reference §5); a case-sensitive filesystem (Linux's) never matches %s, while macOS's and Windows' default ones do, so the skill loads on some machines only: rename it SKILL.md", filepath.Base(path), filepath.Base(path))}}, nil, nil
 	}
-	if k == kindHooksUnread && filepath.Base(filepath.Dir(path)) == "hooks" && c.memo.plugins.is(filepath.Dir(filepath.Dir(path))) {
-		if _, err := os.Lstat(filepath.Join(filepath.Dir(filepath.Dir(path)), "hooks.json")); err == nil {
-			// A dual-target plugin: agy reads the root hooks.json and
-			// ignores this one, another tool's (Claude Code's), as meant.
-			return nil, nil, nil
-		}
-	}
 	if k == kindHooksUnread {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
-			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json and a plugin's is its root hooks.json (reference §1)"}}, nil, nil
+			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json (reference §1)"}}, nil, nil
+	}
+	if k == kindPluginHooksSub {
+		out, err := c.pluginHooksSub(path, listed)
+		return out, nil, err
 	}
 	if k == kindSkillLegacy {
 		abs, _ := filepath.Abs(path)
@@ -282,7 +281,79 @@ func (c *checker) file(path string, k kind, listed bool) ([]Finding, *BudgetEntr
 		budget = &BudgetEntry{Path: path, Text: text}
 	}
 	out, err := c.check(path, k, data, fi.Mode().Perm(), c.memo.plugins.is(filepath.Dir(path)))
+	if err == nil && k == kindHooks && c.memo.plugins.is(filepath.Dir(path)) {
+		out = append(out, c.pluginHooksRoot(path)...)
+	}
 	return append(pre, out...), budget, err
+}
+
+// The files a plugin's hooks are read from are contested
+// (agy.PluginHooks): a plugin whose hooks stand in one of them only, or in
+// both but not the same, loses them on some build. The root hooks.json
+// says when hooks/hooks.json is missing; hooks/hooks.json says the rest.
+
+func pluginHooksFinding(path, msg string) Finding {
+	return Finding{Rule: "hooks/plugin-location", Severity: severityOf("hooks/plugin-location"), File: path,
+		Message: msg + "; agy builds disagree on which of a plugin's hooks.json and hooks/hooks.json they read (docs/agy-facts.md, \"Where agy reads a plugin's hooks\"), so agyconf writes the same hooks to both"}
+}
+
+// pluginHooksRoot judges a plugin's root hooks.json against its
+// hooks/hooks.json.
+func (c *checker) pluginHooksRoot(path string) []Finding {
+	sub := filepath.Join(filepath.Dir(path), "hooks", "hooks.json")
+	if _, err := os.Lstat(sub); err == nil {
+		return nil
+	}
+	return []Finding{pluginHooksFinding(path, "the plugin has no hooks/hooks.json: builds that read a plugin's hooks from there (agy plugin validate on 1.0.4 and 1.0.6, which skips this file; 1.1.24 and 1.2.7 when they load) never run these hooks")}
+}
+
+// pluginHooksSub judges a plugin's hooks/hooks.json: as any hooks.json,
+// since builds read it, and against the plugin's root hooks.json. Beside
+// a root hooks.json, a file no build loads as written (another tool's,
+// such as Claude Code's) is one warning, not the errors of a hooks.json:
+// whether the builds that fail to parse it read the root one then is not
+// known.
+func (c *checker) pluginHooksSub(path string, listed bool) ([]Finding, error) {
+	plugin := filepath.Dir(filepath.Dir(path))
+	if !c.memo.plugins.is(plugin) {
+		return nil, nil // no plugin: agy reads nothing of this folder
+	}
+	data, fi, err := readLimited(path, listed)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.check(path, kindHooks, data, fi.Mode().Perm(), false)
+	if err != nil {
+		return nil, err
+	}
+	root := filepath.Join(plugin, "hooks.json")
+	rootData, _, rootErr := readLimited(root, false)
+	if errors.Is(rootErr, fs.ErrNotExist) {
+		return append(out, pluginHooksFinding(path, "the plugin has no root hooks.json: builds that read a plugin's hooks from there (the docs of Antigravity 2.0, the CLI and the IDE; agy plugin install on 1.1.26) never run these hooks")), nil
+	}
+	for _, f := range out {
+		if f.Severity == Error {
+			at := ""
+			if f.Pointer != "" {
+				at = " at " + f.Pointer
+			}
+			return []Finding{pluginHooksFinding(path, fmt.Sprintf("agy does not load this file as written (%s%s: %s): builds that read a plugin's hooks/hooks.json (1.1.24 and 1.2.7 at load: \"Failed to parse hooks for plugin\") drop it, and may not read the plugin's hooks.json then, so its hooks may not run there; a plugin for Claude Code too, which reads hooks/hooks.json in its own shape, cannot serve both there", f.Rule, at, f.Message))}, nil
+		}
+	}
+	if rootErr == nil && !sameJSON(data, rootData) {
+		out = append(out, pluginHooksFinding(path, "it differs from the plugin's hooks.json: which hooks run depends on the build"))
+	}
+	return out, nil
+}
+
+// sameJSON reports whether two documents hold the same JSON value; false
+// when either does not parse.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // check lints the bytes of one document of kind k, named path in

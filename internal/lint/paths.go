@@ -34,6 +34,10 @@ type kind string
 const (
 	kindHooks       kind = "hooks"
 	kindHooksUnread kind = "hooks-unread"
+	// kindPluginHooksSub: a plugin's hooks/hooks.json, the second of the
+	// files builds read a plugin's hooks from (agy.PluginHooks); the
+	// first, its root hooks.json, is kindHooks.
+	kindPluginHooksSub kind = "plugin-hooks-sub"
 	// kindSkillLegacy: a SKILL.md in a folder agy no longer reads
 	// (agy.LegacyFolders).
 	kindSkillLegacy kind = "skill-legacy"
@@ -150,7 +154,7 @@ func search(paths []string, plugins *pluginDirs, prefetch func(), addAll func(fo
 			if !ok {
 				return fmt.Errorf("%s: not a file Antigravity reads (mcp_config.json, hooks.json, plugin.json, settings.json, ~/.gemini/config/config.json, SKILL.md, agent.md, .antigravityignore, ~/.gemini/GEMINI.md or AGENTS.md, or a .md under rules/, workflows/, agents/)", p)
 			}
-			if k == kindMCP || k == kindHooks {
+			if k == kindMCP || k == kindHooks || k == kindPluginHooksSub {
 				prefetch()
 			}
 			add(found{path: p, kind: k})
@@ -319,7 +323,9 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 			if skipDir(csegs) {
 				continue
 			}
-			if err := w.walk(child, csegs, inside || isRoot(name) || name == ".gemini" || name == ".antigravity"); err != nil {
+			// A plugin's folders are inside: agy reads its components
+			// wherever the plugin stands.
+			if err := w.walk(child, csegs, inside || plugin || isRoot(name) || name == ".gemini" || name == ".antigravity"); err != nil {
 				return err
 			}
 			continue
@@ -353,6 +359,14 @@ func (w *walker) walk(p string, segs []string, inside bool) error {
 			continue
 		}
 		if !inside && !plugin {
+			continue
+		}
+		if name == "hooks.json" && filepath.Base(p) == "hooks" && w.plugins.is(filepath.Dir(p)) {
+			// A plugin's hooks/hooks.json, wherever the plugin is.
+			if err := follow(); err != nil {
+				return err
+			}
+			w.add(found{child, kindPluginHooksSub, regular})
 			continue
 		}
 		if k, ok := classify(csegs, plugin); ok {
@@ -416,6 +430,9 @@ func classifyFile(p string) (kind, bool) {
 	case "mcp_config.json":
 		return kindMCP, true
 	case "hooks.json":
+		if dir := filepath.Dir(p); filepath.Base(dir) == "hooks" && fileIsPluginDir(filepath.Dir(dir)) {
+			return kindPluginHooksSub, true
+		}
 		return kindHooks, true
 	case "SKILL.md":
 		return kindSkill, true
@@ -456,8 +473,11 @@ func classify(segs []string, inPlugin bool) (kind, bool) {
 		if dirIsLayout {
 			return kindHooks, true
 		}
-		if (parent == "antigravity-cli" && grand == ".gemini") || (parent == "hooks" && (grand == "plugins" || at(3) == "plugins")) {
+		if parent == "antigravity-cli" && grand == ".gemini" {
 			return kindHooksUnread, true
+		}
+		if parent == "hooks" && at(3) == "plugins" {
+			return kindPluginHooksSub, true
 		}
 		return "", false
 	case "plugin.json":
@@ -588,16 +608,43 @@ func readingOf(segs []string, k kind) (agy.Reading, bool) {
 // them (the same search), in the search's order: what a check that
 // everything agy reads survives something (import, then render) compares.
 // The files validate finds only to say agy does not read them (a nested
-// skill, a plugin's hooks/hooks.json, a legacy skills folder, a workspace
-// settings file) are not listed.
+// skill, a legacy skills folder, a workspace settings file) are not
+// listed, nor a plugin's hooks/hooks.json beside a root hooks.json that
+// no build loads (another tool's file: validate's pluginHooksSub).
 func Files(paths []string) ([]string, error) {
 	var out []string
+	var subs []string
 	err := search(paths, newPluginDirs(), func() {}, func(f found) {
 		switch f.kind {
 		case kindHooksUnread, kindSkillLegacy, kindSkillNested, kindSkillCase, kindSettingsUnread:
 			return
+		case kindPluginHooksSub:
+			subs = append(subs, f.path)
 		}
 		out = append(out, f.path)
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	for _, sub := range subs {
+		root := filepath.Join(filepath.Dir(filepath.Dir(sub)), "hooks.json")
+		if _, err := os.Lstat(root); err != nil {
+			continue
+		}
+		c := newChecker(Options{LookPath: func(string) (string, error) { return "", nil }, BytesOnly: true})
+		if fs, _, err := c.file(sub, kindHooks, true); err == nil && !hasError(fs) {
+			continue
+		}
+		out = slices.DeleteFunc(out, func(p string) bool { return p == sub })
+	}
+	return out, nil
+}
+
+func hasError(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == Error {
+			return true
+		}
+	}
+	return false
 }

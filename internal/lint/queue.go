@@ -57,7 +57,7 @@ func (q *queue) add(f found) {
 	defer q.mu.Unlock()
 	i := len(q.jobs)
 	q.jobs = append(q.jobs, &job{found: f, index: i})
-	if f.kind == kindMCP || f.kind == kindHooks {
+	if f.kind == kindMCP || f.kind == kindHooks || f.kind == kindPluginHooksSub {
 		q.large = append(q.large, i)
 	} else {
 		q.small = append(q.small, i)

@@ -716,9 +716,12 @@ func (r *renderer) plugin(p *model.Plugin) {
 		r.add(&Document{Path: path.Join(base, "mcp_config.json"), Mode: modeFor(secret), Schema: SchemaOf(agy.MCPConfig), JSON: doc, Origins: org})
 	}
 	if len(p.Hooks) > 0 {
-		// Only the plugin's root hooks.json is read (reference §1).
-		org := Origins{}
-		r.add(&Document{Path: path.Join(base, "hooks.json"), Mode: ModeFile, Schema: SchemaOf(agy.Hooks), JSON: r.hooksDoc(p.Hooks, org), Origins: org})
+		// The same document in every file a build may read a plugin's
+		// hooks from: the sources disagree on which (agy.PluginHooks).
+		for _, f := range agy.PluginHooksPaths() {
+			org := Origins{}
+			r.add(&Document{Path: path.Join(base, f), Mode: ModeFile, Schema: SchemaOf(agy.Hooks), JSON: r.hooksDoc(p.Hooks, org), Origins: org})
+		}
 	}
 	for _, s := range p.Skills {
 		r.skill(s, path.Join(base, "skills"))

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -16,6 +18,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
@@ -431,4 +434,30 @@ func decodable(v any) bool {
 		return false
 	}
 	return true
+}
+
+// TestPluginHooksBothFiles: a plugin's hooks are written to its root
+// hooks.json and to hooks/hooks.json, the same bytes in each, since agy
+// builds disagree on which they read (agy.PluginHooks); the paths are
+// spelled out here, so that a change of the decision in the facts table
+// is a change of this test too.
+func TestPluginHooksBothFiles(t *testing.T) {
+	cfg := load(t, "global")
+	plan, diags := render.Render(cfg, layout.New(cfg.Agyconf))
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	written := map[string][]byte{}
+	for _, d := range plan.Documents {
+		if strings.Contains(d.Path, "/plugins/team-tools/") && d.Schema == render.SchemaOf(agy.Hooks) {
+			b, err := d.Bytes(render.Redact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			written[strings.TrimPrefix(d.Path[strings.Index(d.Path, "/plugins/team-tools/"):], "/plugins/team-tools/")] = b
+		}
+	}
+	if len(written) != 2 || written["hooks.json"] == nil || !bytes.Equal(written["hooks.json"], written["hooks/hooks.json"]) {
+		t.Errorf("plugin hooks written to %v, want the same document in hooks.json and hooks/hooks.json", slices.Collect(maps.Keys(written)))
+	}
 }

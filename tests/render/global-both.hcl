@@ -169,7 +169,7 @@ plugin "team-tools" {
   hook "guard" {
     pre_tool_use {
       matcher = "run_command"
-      command = "./bin/guard"
+      command = "/opt/team-tools/bin/guard"
       timeout = 10
     }
     session_start {
