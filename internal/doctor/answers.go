@@ -80,7 +80,9 @@ func ParseVersion(out []byte) (agy.Version, error) {
 		if i := strings.IndexAny(f, "-+"); i > 0 {
 			f = f[:i]
 		}
-		if v, ok := agy.ParseVersion(f); ok {
+		// 0.0.0 is no build of agy, and is the version agyconf calls
+		// unknown: a word such as a date or a build id, not the version.
+		if v, ok := agy.ParseVersion(f); ok && v.Known() {
 			found = append(found, v)
 		}
 	}
