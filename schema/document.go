@@ -211,7 +211,7 @@ func (v *Validator) CheckJSONWhile(name string, data []byte, also func(*jsonmerg
 	}
 	for _, d := range n.Duplicates {
 		add(d.Pos, shortPointer(stepSegments(d.Path, d.Key)), fmt.Sprintf(
-			"duplicate key %q (first at %d:%d): Go's encoding/json keeps the last value and silently drops the first; agy keeps the last in hooks.json and mcp_config.json and does not load a plugin.json with a duplicate key at all (reference §2.1, §3, §4)", short(d.Key), d.First.Line, d.First.Column))
+			"duplicate key %q (first at %d:%d): agy keeps the last value in hooks.json and mcp_config.json, and does not load a plugin.json with one at all", short(d.Key), d.First.Line, d.First.Column))
 	}
 	if n.MoreDuplicates > 0 {
 		add(jsonmerge.Position(data, 0), "", fmt.Sprintf("and %d more duplicate keys", n.MoreDuplicates))
@@ -250,7 +250,7 @@ func (valueLocator) locate([]string, bool) (int, int) { return 0, 0 }
 const invalidUTF8Message = "invalid UTF-8: Go's encoding/json silently replaces it with U+FFFD, so agy would read other text than the file holds"
 
 // fatal ends the message of a syntax error agy refuses in every build.
-const fatal = "; agy refuses the file (a hooks.json is dropped whole, reference §0.10, §2.1; an mcp_config.json is fatal at startup, §3)"
+const fatal = ", so agy refuses the file (a hooks.json is dropped whole; an mcp_config.json is fatal at startup)"
 
 // bomMessage says what a byte order mark is to agy in a document of the
 // named schema: only what it is where some build accepts one (lint names
@@ -259,7 +259,7 @@ func bomMessage(name string) string {
 	if _, ok := agy.JSONAccepts(name, agy.BOM); ok {
 		return "the file starts with a UTF-8 byte order mark"
 	}
-	return "the file starts with a UTF-8 byte order mark: Go's encoding/json refuses it, and agy does not load a plugin.json that has one (reference §4); save the file without a BOM"
+	return "the file starts with a UTF-8 byte order mark, which Go's encoding/json refuses, so agy does not load the file — save it without a BOM"
 }
 
 // extensionMessage is the finding about a construct beyond strict JSON:
@@ -649,10 +649,10 @@ func validateInt32(v any) error {
 	// The range first: 1e999999 is a whole number of a million digits,
 	// which a message must not spell.
 	if !r.Num().IsInt64() || r.Num().Int64() < math.MinInt32 || r.Num().Int64() > math.MaxInt32 {
-		return errors.New("out of the int32 range agy reads (reference §2.2)")
+		return errors.New("out of the int32 range agy reads")
 	}
 	if strings.ContainsAny(lit, ".eE") {
-		return fmt.Errorf("agy's Go encoding/json reads an int32 and refuses a number written with a fraction or an exponent (a load error, reference §2.2); write %s", r.Num())
+		return fmt.Errorf("agy reads an int32 and refuses a number written with a fraction or an exponent (a load error) — write %s", r.Num())
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // hookContractSchemas are the schemas of hook processes' stdin and stdout
-// (reference §2.4–§2.6), two per event of agy's table. They describe no
+// (the IDE's bundled hooks.md, probed by dotai, firstmate and sigil), two per event of agy's table. They describe no
 // file, so they have no fixture folder under testdata/documents: the
 // examples are inline below, plus the generic ones genericHookCases
 // derives for every contract.
@@ -163,7 +163,7 @@ var hookCases = []hookCase{
 	{schema: "hook-stdout-pre-invocation", name: "empty injectSteps", valid: true, doc: `{"injectSteps":[]}`},
 	{schema: "hook-stdout-pre-invocation", name: "every step kind", valid: true,
 		doc: `{"injectSteps":[{"userMessage":"u"},{"systemMessage":{"systemMessage":"s","metadata":{"user_markdown":"m"}}}],"terminationBehavior":""}`},
-	{schema: "hook-stdout-pre-invocation", name: "toolCall step", pointer: "/injectSteps/0/toolCall", part: "§0.4",
+	{schema: "hook-stdout-pre-invocation", name: "toolCall step", pointer: "/injectSteps/0/toolCall", part: "toolCall steps do not work",
 		doc: `{"injectSteps":[{"toolCall":{"name":"run_command","args":{}}}]}`},
 	{schema: "hook-stdout-pre-invocation", name: "two kinds in one step", pointer: "/injectSteps/0", part: "maxProperties",
 		doc: `{"injectSteps":[{"ephemeralMessage":"a","userMessage":"b"}]}`},
@@ -179,7 +179,7 @@ var hookCases = []hookCase{
 	{schema: "hook-stdout-post-invocation", name: "terminate", valid: true, doc: `{"injectSteps":[],"terminationBehavior":"terminate"}`},
 	{schema: "hook-stdout-post-invocation", name: "unknown terminationBehavior", pointer: "/terminationBehavior", part: "must be one of",
 		doc: `{"terminationBehavior":"stop"}`},
-	{schema: "hook-stdout-post-invocation", name: "toolCall step", pointer: "/injectSteps/1/toolCall", part: "§0.4",
+	{schema: "hook-stdout-post-invocation", name: "toolCall step", pointer: "/injectSteps/1/toolCall", part: "toolCall steps do not work",
 		doc: `{"injectSteps":[{"ephemeralMessage":"a"},{"toolCall":{}}]}`},
 	{schema: "hook-stdout-post-invocation", name: "unknown top-level key", pointer: "/continue", part: `key "continue" is not allowed`,
 		doc: `{"continue":true}`},
@@ -196,7 +196,7 @@ var hookCases = []hookCase{
 	{schema: "hook-stdout-session-start", name: "ephemeral message", valid: true, doc: `{"injectSteps":[{"ephemeralMessage":"project context"}]}`},
 	{schema: "hook-stdout-session-start", name: "terminationBehavior not honoured", pointer: "/terminationBehavior", part: `key "terminationBehavior" is not allowed`,
 		doc: `{"terminationBehavior":"force_continue"}`},
-	{schema: "hook-stdout-session-start", name: "toolCall step", pointer: "/injectSteps/0/toolCall", part: "§0.4",
+	{schema: "hook-stdout-session-start", name: "toolCall step", pointer: "/injectSteps/0/toolCall", part: "toolCall steps do not work",
 		doc: `{"injectSteps":[{"toolCall":{}}]}`},
 	{schema: "hook-stdout-session-start", name: "systemMessage a bare string", pointer: "/injectSteps/0/systemMessage", part: "want object",
 		doc: `{"injectSteps":[{"systemMessage":"s"}]}`},
@@ -325,7 +325,7 @@ func TestHookContract(t *testing.T) {
 
 // TestHookContractSchemasDescribed: the header and a description on
 // every property, as for the document schemas; stdout schemas are closed
-// (unknown fields may fail the tool, reference §2.6) and stdin schemas
+// (unknown fields may fail the tool: Gobby) and stdin schemas
 // open (agy adds fields between releases).
 func TestHookContractSchemasDescribed(t *testing.T) {
 	for _, name := range hookContractNames() {

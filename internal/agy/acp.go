@@ -28,13 +28,13 @@ const ACPSignInWait = 300
 // ACPHome is the source of the fact that the ACP server honours
 // $GEMINI_HOME: the folder it calls the Gemini home (default ~/.gemini),
 // holding antigravity-acp/ (the server's settings.json, its tokens, its
-// conversations). The agy CLI itself has no such override (survey §12).
+// conversations). The agy CLI itself has no such override (antigravity-cli #155, open; omnigent uses a hidden --gemini_dir flag).
 func ACPHome() Source {
-	return Source{Probe, "agy_acp_server_20260818_01_RC01: \"Gemini home resolved to …/.gemini (default; $GEMINI_HOME is unset)\" (reference 002 §3.3, §3.5)"}
+	return Source{Probe, "agy_acp_server_20260818_01_RC01: \"Gemini home resolved to …/.gemini (default; $GEMINI_HOME is unset)\" (pi-antigravity-bridge, sections 3.3 and 3.5)"}
 }
 
 func acpAuthMethods() []ACPAuthMethod {
-	server := Source{Probe, "agy_acp_server_20260818_01_RC01, its authenticate methods and its error message (reference 002 §3.3, §3.6)"}
+	server := Source{Probe, "agy_acp_server_20260818_01_RC01, its authenticate methods and its error message (pi-antigravity-bridge, sections 3.3 and 3.6)"}
 	return []ACPAuthMethod{
 		{Name: "oauth-personal", Summary: "a Google account, signed in in the browser", TokenFile: "acp_token.json", Source: server},
 		{Name: "oauth-business", Summary: "a Gemini Enterprise account; needs a Google Cloud project and location", TokenFile: "acp_business_token.json", Source: server},

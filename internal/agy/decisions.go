@@ -17,11 +17,11 @@ const HowToGrant = "to grant the call, answer with permissionOverrides (temporar
 func PreToolUseDecisions() []Decision {
 	return []Decision{
 		{Name: "allow", Summary: "no objection from the hook; agy's permission rules still apply: in a non-interactive run (agy -p) a call no rule allows is denied all the same; " + HowToGrant,
-			Source: Source{ThirdParty, "google-antigravity/antigravity-cli #1053 (agy 1.2.7, 2026-09-19, open, labelled documentation: allow did not let a run_command through in -p without a command(…) grant; reference 2026-12b row 1); the IDE's bundled docs call it allow"}},
-		{Name: "deny", Summary: "block the call; reason reaches the model", Source: Source{Bundled, "hooks.md, PreToolUse Contract; probed (reference §0.2, §2.6)"}},
-		{Name: "ask", Summary: "leave the call to agy's permission flow: the user is asked, an earlier \"Always Allow\" honoured", Source: Source{Bundled, "hooks.md, PreToolUse Contract (reference §2.6)"}},
-		{Name: "force_ask", Summary: "always ask the user", Source: Source{Bundled, "hooks.md, PreToolUse Contract (reference §2.6)"}},
-		{Name: "deny_unless_prior_grant", Summary: "deny unless a grant allows the call already", Source: Source{ThirdParty, "read from agy's binary (reference §0.2, §2.6)"}},
+			Source: Source{ThirdParty, "google-antigravity/antigravity-cli #1053 (agy 1.2.7, 2026-09-19, open, labelled documentation: allow did not let a run_command through in -p without a command(…) grant); the IDE's bundled docs call it allow"}},
+		{Name: "deny", Summary: "block the call; reason reaches the model", Source: Source{Bundled, "hooks.md, PreToolUse Contract; probed by plur (1.1.21), dotai and sigil (1.2.0)"}},
+		{Name: "ask", Summary: "leave the call to agy's permission flow: the user is asked, an earlier \"Always Allow\" honoured", Source: Source{Bundled, "hooks.md, PreToolUse Contract, quoted by sigil"}},
+		{Name: "force_ask", Summary: "always ask the user", Source: Source{Bundled, "hooks.md, PreToolUse Contract, quoted by sigil"}},
+		{Name: "deny_unless_prior_grant", Summary: "deny unless a grant allows the call already", Source: Source{ThirdParty, "sigil, quoting the IDE's bundled hooks.md (the list of decisions); no probe"}},
 	}
 }
 

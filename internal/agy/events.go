@@ -41,12 +41,12 @@ type Event struct {
 // (hook-stdin-<kebab>.schema.json, hook-stdout-<kebab>.schema.json).
 func events() []Event {
 	return []Event{
-		{Name: PreToolUse, Grouped: true, When: "runs before a tool, and may allow, deny or ask", Source: Source{Survey, "§2.4, §2.6"}},
-		{Name: PostToolUse, Grouped: true, When: "runs after a tool completes; no output is honoured", Source: Source{Survey, "§2.4"}},
-		{Name: PreInvocation, When: "runs before every model call, not only the first", Source: Source{Survey, "§2.4, probed on 1.1.22"}},
-		{Name: PostInvocation, When: "runs after a model invocation", Source: Source{Survey, "§2.4"}},
-		{Name: Stop, When: "runs when the execution loop ends", Source: Source{Survey, "§2.4; CLI changelog 1.1.10: Stop hooks run before the built-in termination checks"}},
-		{Name: SessionStart, When: "runs at session start", Since: V(1, 1, 25), Source: Source{Probe, "1.1.25 and 1.1.26 (reference §0.6); absent from older lists of five events"}},
+		{Name: PreToolUse, Grouped: true, When: "runs before a tool, and may allow, deny or ask", Source: Source{Bundled, "hooks.md (the events and their contracts), quoted by sigil (CLI 1.2.0)"}},
+		{Name: PostToolUse, Grouped: true, When: "runs after a tool completes; no output is honoured", Source: Source{Bundled, "hooks.md, quoted by sigil (CLI 1.2.0); Gobby answers it with {}"}},
+		{Name: PreInvocation, When: "runs before every model call, not only the first", Source: Source{Probe, "1.1.22 by firstmate (before every model call); the IDE's bundled hooks.md"}},
+		{Name: PostInvocation, When: "runs after a model invocation", Source: Source{Bundled, "hooks.md, as the gemini.meetcoding.cn mirror of the hooks page words it"}},
+		{Name: Stop, When: "runs when the execution loop ends", Source: Source{Changelog, "1.1.10 (Stop hooks run before the built-in termination checks); the IDE's bundled hooks.md"}},
+		{Name: SessionStart, When: "runs at session start", Since: V(1, 1, 25), Source: Source{Probe, "1.1.25 and 1.1.26 by skillsaw; pstack uses it on 1.4.12 and 1.5.0; absent from older lists of five events (dotai)"}},
 	}
 }
 

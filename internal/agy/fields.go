@@ -23,7 +23,7 @@ type AgentField struct {
 	Type FieldType
 	// Feature is the behaviour row of a key only newer builds read; ""
 	// for a key every build that reads subagents reads (name,
-	// description, and the lists of the survey's §8, which no changelog
+	// description, and the lists rulesync names, which no changelog
 	// dates).
 	Feature Feature
 	// ShapeUnknown: no source gives the value's shape. agyconf writes the
@@ -41,21 +41,21 @@ const agentPaths = "Entries are names or paths: absolute, workspace-relative, or
 // agentFields is the table, in the order render writes the keys.
 func agentFields() []AgentField {
 	return []AgentField{
-		{Key: "name", Type: FieldString, Summary: "The subagent's name; required, not blank. agyconf writes the block's label", Source: Source{Survey, "§8"}},
-		{Key: "description", Arg: "description", Type: FieldString, Summary: "When to delegate to the subagent; required, not blank: the main agent reads it to decide", Source: Source{Survey, "§8"}},
-		{Key: "model", Arg: "model", Type: FieldString, Feature: AgentModel, Summary: "The model the subagent runs on; agy's default is inherit (the parent's). Values seen: inherit, flash_lite, flash, pro, and full model names such as gemini-3.8-flash-high, so any non-blank string is taken.", Source: Source{Changelog, "1.1.5; reference §8"}},
-		{Key: "tools", Arg: "tools", Type: FieldStrings, Summary: "The tool names the subagent may use, such as view_file or run_command; default []. A list, not the comma-separated string of other tools' agent files. A custom agent may list tools retired from the default set (find_by_name, grep_search, list_dir: CLI 1.2.7)", Source: Source{Survey, "§2.3, §8; CLI changelog 1.2.7"}},
-		{Key: "mcpServers", Arg: "mcp_servers", Type: FieldStrings, Summary: "The MCP servers the subagent may use, by name; default [].", Source: Source{Survey, "§8"}},
-		{Key: "skills", Arg: "skills", Type: FieldStrings, Summary: "The skills the subagent may use; default []. " + agentPaths, Source: Source{Survey, "§8; CLI changelog 1.1.27"}},
-		{Key: "plugins", Arg: "plugins", Type: FieldStrings, Summary: "The plugins the subagent may use; default []. " + agentPaths, Source: Source{Survey, "§8; CLI changelog 1.1.25"}},
+		{Key: "name", Type: FieldString, Summary: "The subagent's name; required, not blank. agyconf writes the block's label", Source: Source{ThirdParty, "rulesync, citing antigravity.google/docs/subagents (CLI 1.1.6 and newer)"}},
+		{Key: "description", Arg: "description", Type: FieldString, Summary: "When to delegate to the subagent; required, not blank: the main agent reads it to decide", Source: Source{ThirdParty, "rulesync, citing antigravity.google/docs/subagents"}},
+		{Key: "model", Arg: "model", Type: FieldString, Feature: AgentModel, Summary: "The model the subagent runs on; agy's default is inherit (the parent's). Values seen: inherit, flash_lite, flash, pro, and full model names such as gemini-3.8-flash-high, so any non-blank string is taken.", Source: Source{Changelog, "1.1.5; pstack names the values inherit, flash_lite, flash and pro"}},
+		{Key: "tools", Arg: "tools", Type: FieldStrings, Summary: "The tool names the subagent may use, such as view_file or run_command; default []. A list, not the comma-separated string of other tools' agent files. A custom agent may list tools retired from the default set (find_by_name, grep_search, list_dir: CLI 1.2.7)", Source: Source{Changelog, "1.2.7 (find_by_name, grep_search and list_dir left the default set); rulesync (tools: []); tool names probed by dotai"}},
+		{Key: "mcpServers", Arg: "mcp_servers", Type: FieldStrings, Summary: "The MCP servers the subagent may use, by name; default [].", Source: Source{ThirdParty, "rulesync"}},
+		{Key: "skills", Arg: "skills", Type: FieldStrings, Summary: "The skills the subagent may use; default []. " + agentPaths, Source: Source{Changelog, "1.1.27 (the path rules); rulesync (skills: [])"}},
+		{Key: "plugins", Arg: "plugins", Type: FieldStrings, Summary: "The plugins the subagent may use; default []. " + agentPaths, Source: Source{Changelog, "1.1.25 (relative plugin paths); rulesync (plugins: [])"}},
 		{Key: "rules", Arg: "rules", Type: FieldStrings, Feature: AgentRules, Summary: "Rule files the subagent applies, always, instead of inheriting the whole rule tree. " + agentPaths, Source: Source{Changelog, "1.1.15"}},
 		{Key: "agents", Arg: "agents", Type: FieldStrings, Feature: AgentAgents, Summary: "The subagents this agent depends on. " + agentPaths, Source: Source{Changelog, "1.1.27"}},
-		{Key: "hooks", Arg: "hooks", Type: FieldStrings, Feature: AgentHooks, ShapeUnknown: true, Summary: "Hooks of the subagent. ⚠ Only a third-party reading of the changelogs names the key, and no source gives the value's shape: agyconf writes a list of strings (hooks.json files, read like the other path lists), an unverified guess, and accepts any value in a live file.", Source: Source{ThirdParty, "reading of the Antigravity 2.0 v2.17.0 and CLI 1.3.1 changelogs (reference 2026-12 §4)"}},
-		{Key: "commandExecutionPolicy", Feature: AgentMarkdownKeys, Arg: "command_execution_policy", Type: FieldString, Summary: "How the subagent runs commands; agy's default is sandbox. The other values are undocumented (off and ask are seen), so any non-blank string is taken.", Source: Source{Changelog, "1.1.6; reference §8"}},
-		{Key: "mainAgent", Feature: AgentMarkdownKeys, Arg: "main_agent", Type: FieldBool, Summary: "Whether the agent can be the main agent; default true.", Source: Source{Changelog, "1.1.6; reference §8"}},
-		{Key: "subagent", Feature: AgentMarkdownKeys, Arg: "subagent", Type: FieldBool, Summary: "Whether the agent can be invoked as a subagent; default true", Source: Source{Changelog, "1.1.6; reference §8"}},
-		{Key: "hidden", Feature: AgentMarkdownKeys, Arg: "hidden", Type: FieldBool, Summary: "Hides the agent from agy's lists (rulesync passes it through)", Source: Source{Changelog, "1.1.6; reference §8"}},
-		{Key: "inheritMcp", Feature: AgentMarkdownKeys, Arg: "inherit_mcp", Type: FieldBool, Summary: "Whether the agent inherits the caller's MCP servers (rulesync passes it through)", Source: Source{Changelog, "1.1.6; reference §8"}},
+		{Key: "hooks", Arg: "hooks", Type: FieldStrings, Feature: AgentHooks, ShapeUnknown: true, Summary: "Hooks of the subagent. ⚠ Only a third-party reading of the changelogs names the key, and no source gives the value's shape: agyconf writes a list of strings (hooks.json files, read like the other path lists), an unverified guess, and accepts any value in a live file.", Source: Source{ThirdParty, "reading of the Antigravity 2.0 v2.17.0 and CLI 1.3.1 changelogs"}},
+		{Key: "commandExecutionPolicy", Feature: AgentMarkdownKeys, Arg: "command_execution_policy", Type: FieldString, Summary: "How the subagent runs commands; agy's default is sandbox. The other values are undocumented (off and ask are seen), so any non-blank string is taken.", Source: Source{Changelog, "1.1.6 (Markdown agents); rulesync"}},
+		{Key: "mainAgent", Feature: AgentMarkdownKeys, Arg: "main_agent", Type: FieldBool, Summary: "Whether the agent can be the main agent; default true.", Source: Source{Changelog, "1.1.6 (Markdown agents); rulesync"}},
+		{Key: "subagent", Feature: AgentMarkdownKeys, Arg: "subagent", Type: FieldBool, Summary: "Whether the agent can be invoked as a subagent; default true", Source: Source{Changelog, "1.1.6 (Markdown agents); rulesync"}},
+		{Key: "hidden", Feature: AgentMarkdownKeys, Arg: "hidden", Type: FieldBool, Summary: "Hides the agent from agy's lists (rulesync passes it through)", Source: Source{Changelog, "1.1.6 (Markdown agents); rulesync"}},
+		{Key: "inheritMcp", Feature: AgentMarkdownKeys, Arg: "inherit_mcp", Type: FieldBool, Summary: "Whether the agent inherits the caller's MCP servers (rulesync passes it through)", Source: Source{Changelog, "1.1.6 (Markdown agents); rulesync"}},
 		{Key: "inheritCustomizations", Arg: "inherit_customizations", Type: FieldBool, Feature: AgentInheritCustomizations, Summary: "One switch for whether the agent adopts the user's skills, rules, plugins, subagents and MCP servers (Markdown agents inherit them by default since CLI 1.1.25).", Source: Source{Changelog, "1.1.14, 1.1.25"}},
 		{Key: "excludeDefaultComponents", Arg: "exclude_default_components", Type: FieldBool, Feature: AgentExcludeDefaultComponents, Summary: "true opts the agent out of agy's default prompt sections and built-in tools (post-invocation hooks still run).", Source: Source{Changelog, "1.2.1"}},
 	}

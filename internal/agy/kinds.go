@@ -153,17 +153,17 @@ const globalRulesWhy = "agyconf writes global rules into the managed block of ~/
 // contextWhy is why agyconf writes a context file only when declared.
 const contextWhy = globalRulesWhy + "; agyconf writes this file whole only when a context block declares it, as import does to give back such a file"
 
-// kinds is the measured layout (survey §1; shared/design.md "Layout").
+// kinds is the measured layout (each row's Source; docs/design.md).
 func kinds() []Kind {
 	return []Kind{
 		{ID: MCPConfig, Summary: "MCP servers", Schema: "mcp_config", Shared: true,
-			// The IDE and the CLI both read ~/.gemini/config/ (survey §1,
+			// The IDE and the CLI both read ~/.gemini/config/ (Home Manager,
 			// rulesync for IDE 2.0); the IDE's old path is written only
 			// when a layout override names it.
 			Places: Places{ScopeGlobal: same(".gemini/config/mcp_config.json"), ScopeWorkspace: same(".agents/mcp_config.json")},
-			Source: Source{Survey, "§1, §3; CLI changelog 1.0.3 (the migrated config/mcp_config.json)"}},
+			Source: Source{Changelog, "1.0.3 (the migrated config/mcp_config.json); Home Manager writes it; rulesync (IDE 2.0 reads it too)"}},
 		{ID: LegacyIDEMCPConfig, Summary: "MCP servers for IDE builds older than 2.0", Schema: "mcp_config", Shared: true,
-			Places: Places{}, Source: Source{Survey, "§0.7, §1"}},
+			Places: Places{}, Source: Source{ThirdParty, "MemPalace (the IDE's docs of 2026-05 name ~/.gemini/antigravity/mcp_config.json); rulesync (2026-08: a legacy path, no longer read by 2.0)"}},
 		{ID: Hooks, Summary: "hooks", Schema: "hooks", Shared: true,
 			Places: Places{ScopeGlobal: same(".gemini/config/hooks.json"), ScopeWorkspace: same(".agents/hooks.json")},
 			Source: Source{Changelog, "1.0.8 (the shared ~/.gemini/config/hooks.json), 1.1.1 (workspace .agents/hooks.json)"}},
@@ -177,9 +177,9 @@ func kinds() []Kind {
 			// module (strace of the CLI), rulesync; dotai's probe of
 			// ~/.gemini/config/skills/ working names no folder the CLI does
 			// not read. The IDE reads ~/.gemini/config/skills/ (rulesync,
-			// survey §5). Product "both" writes both: skills are keyed by
+			// dotai). Product "both" writes both: skills are keyed by
 			// name, one found twice is one skill (the higher layer shadows
-			// the lower, survey §5; a name collision has one winner, CLI
+			// the lower; a name collision has one winner, CLI
 			// changelog 1.1.21, 1.2.7), and the two copies are the same.
 			Places: Places{
 				ScopeGlobal: {
@@ -191,9 +191,9 @@ func kinds() []Kind {
 			},
 			Reads: []Reading{
 				{Scope: ScopeGlobal, Path: ".gemini/skills", Why: "a folder only third parties show the CLI reading (a workaround reported working in antigravity-cli #103; skill managers list it as the shared skills folder); agyconf writes skills where the CLI's docs and Home Manager put them, and a copy here too would be loaded twice (which one wins is unknown)",
-					Source: Source{ThirdParty, "antigravity-cli #103 comments of 2026-05-22; codegraphx, skills-manager (reference 2026-12b row 4)"}},
+					Source: Source{ThirdParty, "antigravity-cli #103 comments of 2026-05-22; codegraphx, skills-manager"}},
 			},
-			Source: Source{CLIDocs, "docs-cli-plugins.md (the CLI's global ~/.gemini/antigravity-cli/skills/); reference §1, §5, §15 (Home Manager), 2026-12 §7"}},
+			Source: Source{CLIDocs, "docs-cli-plugins.md (the CLI's global ~/.gemini/antigravity-cli/skills/); Home Manager (an strace of the CLI), rulesync"}},
 		{ID: Agents, Summary: "subagents (custom agents), one folder each with an agent.md", Schema: "agent-frontmatter", Folder: true,
 			// The CLI's /agents docs give <name>/agent.md and call flat
 			// files directly in agents/ a common mistake; rulesync reads
@@ -207,17 +207,17 @@ func kinds() []Kind {
 			// read is ~/.gemini/GEMINI.md, written as a managed block.
 			Places: Places{ScopeWorkspace: same(".agents/rules")},
 			Reads: []Reading{
-				{Scope: ScopeGlobal, Path: ".gemini/config/rules", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7); third-party installers write there (reference §1)"}},
+				{Scope: ScopeGlobal, Path: ".gemini/config/rules", Feature: GlobalRuleSources, Why: globalRulesWhy, Source: Source{ThirdParty, "a reading of the CLI 1.2.15 changelog; third-party installers write there (xmsg's Home Manager config)"}},
 			},
-			Source: Source{Survey, "§6"}},
+			Source: Source{ThirdParty, "rulesync (.agents/rules/*.md, legacy .agent/rules); skly.ai"}},
 		{ID: GlobalRules, Summary: "global rules: a block agyconf manages in GEMINI.md", Block: BlockHTMLComment,
 			Places: Places{ScopeGlobal: same(".gemini/GEMINI.md")},
 			Reads: []Reading{
-				{Scope: ScopeGlobal, Path: ".gemini/AGENTS.md", Feature: GlobalRuleSources, Why: contextWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7)"}},
-				{Scope: ScopeGlobal, Path: ".gemini/config/AGENTS.md", Feature: GlobalRuleSources, Why: contextWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7); reference §1 (documented only)"}},
-				{Scope: ScopeGlobal, Path: ".gemini/config/GEMINI.md", Feature: GlobalRuleSources, Why: contextWhy, Source: Source{ThirdParty, "reading of the CLI 1.2.15 changelog (reference 2026-12 §7)"}},
+				{Scope: ScopeGlobal, Path: ".gemini/AGENTS.md", Feature: GlobalRuleSources, Why: contextWhy, Source: Source{ThirdParty, "a reading of the CLI 1.2.15 changelog"}},
+				{Scope: ScopeGlobal, Path: ".gemini/config/AGENTS.md", Feature: GlobalRuleSources, Why: contextWhy, Source: Source{ThirdParty, "a reading of the CLI 1.2.15 changelog; dotai (documented only)"}},
+				{Scope: ScopeGlobal, Path: ".gemini/config/GEMINI.md", Feature: GlobalRuleSources, Why: contextWhy, Source: Source{ThirdParty, "a reading of the CLI 1.2.15 changelog"}},
 			},
-			Source: Source{Survey, "§6"}},
+			Source: Source{ThirdParty, "rulesync (~/.gemini/GEMINI.md, read by both products); skly.ai"}},
 		{ID: Workflows, Summary: "workflows, one markdown file each", Schema: "workflow-frontmatter", Folder: true, Item: "NAME.md",
 			Places: Places{
 				ScopeGlobal: {
@@ -227,15 +227,15 @@ func kinds() []Kind {
 				},
 				ScopeWorkspace: same(".agents/workflows"),
 			},
-			Source: Source{Survey, "§7; rulesync 17 docs"}},
+			Source: Source{ThirdParty, "rulesync (IDE ~/.gemini/antigravity/global_workflows/, CLI ~/.gemini/antigravity-cli/global_workflows/)"}},
 		{ID: Settings, Summary: "the CLI's settings and permissions", Schema: "cli-settings", Shared: true,
-			// The CLI ignores project permission files (probed on 1.2.0,
-			// survey §0.9).
+			// The CLI ignores project permission files (probed on 1.2.0 by
+			// sigil).
 			Places: Places{ScopeGlobal: {ProductCLI: {".gemini/antigravity-cli/settings.json"}, ProductBoth: {".gemini/antigravity-cli/settings.json"}}},
-			Source: Source{Survey, "§10"}},
+			Source: Source{Probe, "1.2.0 by sigil (~/.gemini/antigravity-cli/settings.json is the only permissions file the CLI honours); Home Manager writes it"}},
 		{ID: ACPSettings, Summary: "the ACP server's settings", Schema: "acp-settings", Shared: true,
 			Places: Places{ScopeGlobal: {ProductCLI: {".gemini/antigravity-acp/settings.json"}, ProductBoth: {".gemini/antigravity-acp/settings.json"}}},
-			Source: Source{Survey, "seed 002 §3.3"}},
+			Source: Source{Probe, "agy_acp_server 20260818_01_RC01 by pi-antigravity-bridge (section 3.3)"}},
 		{ID: UserConfig, Summary: "the user config the CLI shares with Antigravity 2.0: plugin enablement and shared permission grants", Schema: "user-config", Shared: true,
 			// Both keys are third-party readings of a file agy writes
 			// itself: plugins.<name>.enabled (a read-only survey of a
@@ -254,7 +254,7 @@ func kinds() []Kind {
 		// tools, so it is no way to hide secrets.
 		{ID: Ignore, Summary: "paths agy leaves out of @ file path completion: a block agyconf manages in .antigravityignore", Block: BlockHashComment, Since: V(1, 1, 16),
 			Places: Places{ScopeWorkspace: same(".antigravityignore")},
-			Source: Source{Changelog, "1.1.16 (\"Fixed `@` file path completion showing files that were in your `.antigravityignore`\"); syntax undocumented; reference 2026-12 §8 (third-party-known)"}},
+			Source: Source{Changelog, "1.1.16 (\"Fixed `@` file path completion showing files that were in your `.antigravityignore`\"); syntax undocumented"}},
 	}
 }
 
@@ -279,7 +279,7 @@ func retiredKinds() []RetiredKind {
 		{ID: IDESettings,
 			Places: Places{ScopeWorkspace: {ProductIDE: {ideSettingsPath}, ProductBoth: {ideSettingsPath}}},
 			Why:    "no source shows anything reading a workspace's .antigravity/settings.json, which agyconf wrote for the IDE on rulesync's word alone (" + unreadWhy(ideSettingsPath) + "); declare settings and permissions in a global config, whose ~/.gemini/antigravity-cli/settings.json the CLI reads",
-			Source: Source{Survey, "§0.9, §10; reference 2026-12 §6"}},
+			Source: Source{ThirdParty, "rulesync alone names the file; sigil measured the CLI ignoring every project permissions file (1.2.0)"}},
 	}
 }
 
@@ -312,10 +312,10 @@ func unreadFiles() []UnreadFile {
 	return []UnreadFile{
 		{Path: ".agents/settings.json",
 			Why:    "Antigravity 2.0 no longer reads .agents/settings.json since v2.17.0 and keeps repository settings in <repo>/.gemini/config.json; the agy CLI was measured ignoring every project-level permissions file (1.2.0)",
-			Source: Source{ThirdParty, "a reading of the Antigravity 2.0 changelog, v2.17.0 (reference 2026-12 §6); probed on 1.2.0 (reference §0.9)"}},
+			Source: Source{ThirdParty, "a reading of the Antigravity 2.0 changelog, v2.17.0; sigil, probed on CLI 1.2.0"}},
 		{Path: ideSettingsPath,
 			Why:    "the agy CLI was measured ignoring every project-level permissions file (1.2.0), the IDE's bundled docs do not name this file, and Antigravity 2.0 keeps repository settings in <repo>/.gemini/config.json (v2.17.0)",
-			Source: Source{Survey, "§0.9, §10 (probed on 1.2.0; rulesync, which writes the file, is the only source naming it); reference 2026-12 §6"}},
+			Source: Source{Probe, "1.2.0 by sigil (the CLI reads no project permissions file); rulesync, which writes the file, is the only source naming it"}},
 	}
 }
 
@@ -351,7 +351,7 @@ func legacyFolders() []LegacyFolder {
 	return []LegacyFolder{
 		{Scope: ScopeGlobal, Path: ".gemini/antigravity/skills", Kind: Skills,
 			Why:    "the global skills folder of IDE builds before Antigravity 2.0, which 2.0 and the agy CLI no longer read (MemPalace's docs of 2026-05 still name it)",
-			Source: Source{Survey, "§0.7, §1, §5 (rulesync 2026-08: legacy, no longer read)"}},
+			Source: Source{ThirdParty, "rulesync (2026-08: legacy, no longer read); MemPalace's docs of 2026-05 still name it"}},
 	}
 }
 
@@ -434,7 +434,7 @@ type WorkspaceRoot struct {
 
 // WorkspaceRoots lists the roots, the one agyconf writes first.
 func WorkspaceRoots() []WorkspaceRoot {
-	src := Source{Survey, "§1 (customization roots .agents/, .agent/, _agents/, _agent/; hooks probed in each on CLI 1.2.0, S4); realworld cases 15, 42, 43: setups in .agent/ that load"}
+	src := Source{ThirdParty, "skillsaw (the customization roots .agents/, .agent/, _agents/, _agent/); sigil probed hooks in each on CLI 1.2.0; published setups in .agent/ that load"}
 	return []WorkspaceRoot{
 		{Path: ".agents", Source: src},
 		{Path: ".agent", Legacy: true, Source: src},

@@ -40,11 +40,11 @@ type Limit struct {
 
 func limits() []Limit {
 	return []Limit{
-		{ID: SkillBody, Max: 24000, Unit: Bytes, Summary: "agy's skill loader keeps only the first 24,000 bytes of a SKILL.md body; the rest is silently cut", Source: Source{Survey, "§4, measured on 1.4.12/1.5.0 by one source"}},
-		// The 12,000 characters per rule file of the survey (§6, documented
-		// before 1.2.7, never probed) gave way to this budget.
+		{ID: SkillBody, Max: 24000, Unit: Bytes, Summary: "agy's skill loader keeps only the first 24,000 bytes of a SKILL.md body; the rest is silently cut", Source: Source{ThirdParty, "pstack, measured on agy 1.4.12 and 1.5.0 (one source)"}},
+		// The 12,000 characters per rule file rulesync and skly.ai cite
+		// (documented before 1.2.7, never probed) gave way to this budget.
 		{ID: RuleBudget, Max: 20000, Unit: Tokens, Summary: "user and workspace rules share a budget of 20,000 tokens; agy cuts the rules over it at newline boundaries and lists them by path and description", Source: Source{Changelog, "1.2.7"}},
-		{ID: WorkflowBody, Max: 12000, Unit: Characters, Summary: "a workflow file is read up to 12,000 characters", Source: Source{Survey, "§7, documented, not probed"}},
+		{ID: WorkflowBody, Max: 12000, Unit: Characters, Summary: "a workflow file is read up to 12,000 characters", Source: Source{ThirdParty, "rulesync, citing antigravity.google/docs/rules-workflows (documented, not probed)"}},
 	}
 }
 

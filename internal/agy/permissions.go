@@ -21,14 +21,14 @@ type PermissionAction struct {
 
 func permissionActions() []PermissionAction {
 	return []PermissionAction{
-		{Name: "read_file", Summary: "reading a file or folder (write_file implies it)", Source: Source{Survey, "§10"}},
-		{Name: "write_file", Summary: "writing a file or below a folder", Source: Source{Survey, "§10"}},
-		{Name: "read_url", Summary: "reading a URL (asked about by default since 1.1.28)", Source: Source{Survey, "§10; changelog 1.1.28"}},
-		{Name: "execute_url", Summary: "opening a URL in the browser agent", Source: Source{Survey, "§10"}},
-		{Name: "command", Summary: "running a command; the target matches literally, or as a pattern after regex: (1.0.13)", Source: Source{Survey, "§10; changelog 1.0.13"}},
+		{Name: "read_file", Summary: "reading a file or folder (write_file implies it)", Source: Source{ThirdParty, "rulesync (write implies read); sigil, CLI 1.2.0"}},
+		{Name: "write_file", Summary: "writing a file or below a folder", Source: Source{ThirdParty, "rulesync; sigil, CLI 1.2.0"}},
+		{Name: "read_url", Summary: "reading a URL (asked about by default since 1.1.28)", Source: Source{Changelog, "1.1.28 (read_url asked about by default); rulesync names the action"}},
+		{Name: "execute_url", Summary: "opening a URL in the browser agent", Source: Source{ThirdParty, "rulesync"}},
+		{Name: "command", Summary: "running a command; the target matches literally, or as a pattern after regex: (1.0.13)", Source: Source{Changelog, "1.0.13 (literal by default, regex: opts in); sigil, CLI 1.2.0 (command(git *))"}},
 		{Name: "unsandboxed", Summary: "running a command outside the terminal sandbox",
-			ReplacedBy: "command", DeprecatedSince: V(1, 2, 2), Source: Source{Changelog, "1.2.2 (the startup warning for deprecated unsandboxed rules, pointing to command rules); survey §10"}},
-		{Name: "mcp", Summary: "calling an MCP tool: mcp(server/tool), mcp(server/*)", Source: Source{Survey, "§10"}},
+			ReplacedBy: "command", DeprecatedSince: V(1, 2, 2), Source: Source{Changelog, "1.2.2 (the startup warning for deprecated unsandboxed rules, pointing to command rules)"}},
+		{Name: "mcp", Summary: "calling an MCP tool: mcp(server/tool), mcp(server/*)", Source: Source{ThirdParty, "rulesync; git-courer pull request #169 (mcp(<server>/*))"}},
 	}
 }
 
@@ -170,6 +170,17 @@ func (p Permission) DeprecationAdvice(list string) string {
 	return msg + "."
 }
 
+// DeprecationLine is DeprecationAdvice on one line: what is wrong — the
+// fix.
+func (p Permission) DeprecationLine() string {
+	r, deprecated := p.Replacement()
+	if !deprecated {
+		return ""
+	}
+	a, _ := PermissionActionOf(p.Action)
+	return fmt.Sprintf("%s rules are deprecated since agy %s — write %q for %q", p.Action, a.DeprecatedSince, r.String(), p.String())
+}
+
 // ZeroCommandWords reports whether a command rule's target tokenizes to
 // no command word, the entries agy 1.1.11 made match nothing: the shapes
 // the changelog names — time alone, a comment, an empty compound such as
@@ -290,13 +301,27 @@ func (p Permission) LookalikeAdvice() string {
 		return ""
 	}
 	c := PermissionChangeOf("literal-command-rules")
-	instead := fmt.Sprintf("if a pattern is meant, write %q", "command("+RegexPrefix+p.Target+")")
+	return fmt.Sprintf("%q has %s, which agy does not read as a pattern: since agy %s a command rule matches its text literally (%s), and no command line holds that text, so the rule never matches; %s", p.String(), what, c.Since, c.Source, p.lookalikeFix())
+}
+
+// LookalikeLine is LookalikeAdvice on one line: what is wrong — the fix.
+func (p Permission) LookalikeLine() string {
+	what := p.RegexLookalike()
+	if what == "" {
+		return ""
+	}
+	return fmt.Sprintf("%q has %s, but agy matches a command rule literally, so it never matches — %s", p.String(), what, p.lookalikeFix())
+}
+
+// lookalikeFix is what to write instead of a command rule that reads like
+// a pattern.
+func (p Permission) lookalikeFix() string {
 	if prefix, ok := strings.CutSuffix(p.Target, ":*"); ok {
 		// An entry matches the commands its words start (an entry of
 		// no words once matched every command: CLI changelog 1.1.11).
-		instead = fmt.Sprintf("for every %s command, write %q", strings.TrimSpace(prefix), "command("+strings.TrimSpace(prefix)+")")
+		return fmt.Sprintf("for every %s command, write %q", strings.TrimSpace(prefix), "command("+strings.TrimSpace(prefix)+")")
 	}
-	return fmt.Sprintf("%q has %s, which agy does not read as a pattern: since agy %s a command rule matches its text literally (%s), and no command line holds that text, so the rule never matches; %s", p.String(), what, c.Since, c.Source, instead)
+	return fmt.Sprintf("if a pattern is meant, write %q", "command("+RegexPrefix+p.Target+")")
 }
 
 var (

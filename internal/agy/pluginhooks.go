@@ -50,7 +50,7 @@ func PluginHooks() PluginHooksFacts {
 				{Build: "Antigravity 2.0 (2026-08)", Reads: true, Seen: "a root hooks.json added \"for Antigravity plugin hook registration\", hooks/hooks.json kept for Claude Code",
 					Source: Source{ThirdParty, "cofin/flow PR #71 (2026-08-29)"}},
 				{Build: "unknown (\"1.4.12/1.5.0\", not a known build)", Reads: true, Seen: "the root hooks.json is used and hooks/hooks.json ignored",
-					Source: Source{Survey, "§1 (S17, pstack-claude v0.9.129)"}},
+					Source: Source{ThirdParty, "pstack (michael-denyer/pstack-claude v0.9.129)"}},
 			}},
 			{Path: "hooks/hooks.json", Evidence: []HooksFileEvidence{
 				{Build: "1.0.4", Reads: true, Seen: "`agy plugin validate`, an install→list→uninstall cycle and Google's own plugins agree on <dir>/hooks/hooks.json",
@@ -66,7 +66,7 @@ func PluginHooks() PluginHooksFacts {
 		Decision: "agyconf writes a plugin's hooks to both files, the same document in each",
 		Why: "no source settles where any build reads a plugin's hooks: `agy plugin validate` counts hooks/hooks.json on 1.0.4 and 1.0.6 and skips a root hooks.json on 1.0.6, 1.1.24 and 1.2.7 parse hooks/hooks.json when they load, while `agy plugin install` counts a root hooks.json on 1.1.26 and the docs (2.0, CLI, IDE) and 2.0-era plugins put it at the root, so a plugin with one of the two may lose its hooks on some build. " +
 			"The same document in both is safe under every reading but one, a build that reads both and runs each hook twice, which no source shows (none measured a plugin holding both); `agyconf doctor` says so if agy lists a plugin's hook from both files (agy lists plugin hooks from 1.2.3)",
-		Caveat: "a plugin hook's relative command is contested once more: the copy in hooks/ may start in hooks/ (the bundled docs: a hook starts in the folder holding its hooks.json) or in the plugin's folder (probes of plugin hooks, survey §2.2), so render warns on it there; use an absolute path",
+		Caveat: "a plugin hook's relative command is contested once more: the copy in hooks/ may start in hooks/ (the bundled docs: a hook starts in the folder holding its hooks.json) or in the plugin's folder (probes of plugin hooks: pstack), so render warns on it there; use an absolute path",
 		Source: Source{ThirdParty, "the sources of each file above; no changelog entry names the file (1.2.3: /hooks lists plugin hooks; 1.1.7: a disabled plugin's hooks no longer run)"},
 	}
 }

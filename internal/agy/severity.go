@@ -80,7 +80,7 @@ func (e Effect) Summary() string {
 // live file that depends on the build judges for it when no version is
 // given (validate --agy-version): what agy does today.
 func Newest() Build {
-	return Build{Version: V(1, 3, 3), Source: Source{ThirdParty, "a research note quoting the antigravity-cli GitHub release page: CLI 1.3.3, published 2026-10-10 (reference antigravity-2026-12b.md); no stored copy names a newer build"}}
+	return Build{Version: V(1, 3, 3), Source: Source{ThirdParty, "the antigravity-cli GitHub release page, quoted by a research note: CLI 1.3.3, published 2026-10-10; no copy read names a newer build"}}
 }
 
 // Build is an agy build with where it is known from.

@@ -15,22 +15,22 @@ const (
 	Bundled Evidence = "bundled"
 	// Probe: measured on a named build (the survey's [PROBED] facts).
 	Probe Evidence = "probe"
-	// ThirdParty: a third-party tool's measured report or reading.
+	// ThirdParty: a third-party tool's measured report or reading, by
+	// name (References lists where each is).
 	ThirdParty Evidence = "third-party"
-	// Survey: the survey agyconf started from (antigravity-surface.md),
-	// which cites its own sources per section.
-	Survey Evidence = "survey"
 )
 
 // Source is where a fact comes from: the kind of evidence and a reference
-// a reader can follow ("CLI changelog 1.1.24", "survey §2.4").
+// a reader can follow ("1.1.24" of the CLI changelog, "1.1.25 by
+// skillsaw"): a public source, named as References names it, never
+// anything agyconf does not ship.
 type Source struct {
 	Evidence Evidence
 	Ref      string
 }
 
 // String is the source as the docs cite it: "agy CLI changelog 1.1.24",
-// "reference §2.4" (the survey, antigravity-surface.md), "probed on 1.1.25".
+// "probed on 1.1.25 by skillsaw", "third-party report: sigil, CLI 1.2.0".
 func (s Source) String() string {
 	label := map[Evidence]string{
 		Changelog:  "agy CLI changelog",
@@ -38,7 +38,6 @@ func (s Source) String() string {
 		Bundled:    "the IDE's bundled docs",
 		Probe:      "probed on",
 		ThirdParty: "third-party report:",
-		Survey:     "reference",
 	}[s.Evidence]
 	return label + " " + s.Ref
 }

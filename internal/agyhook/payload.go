@@ -40,7 +40,7 @@ func readPayload(r io.Reader) ([]byte, error) {
 	return data, nil
 }
 
-// payload is the part of agy's hook stdin (reference §2.5) these hooks
+// payload is the part of agy's hook stdin (the IDE's bundled hooks.md; firstmate and sigil's probes) these hooks
 // use. agy writes protojson, which omits zero values: a missing
 // invocationNum is 0 and a missing fullyIdle is false.
 type payload struct {

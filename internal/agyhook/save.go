@@ -11,7 +11,7 @@ import (
 
 // save is the Stop hook. Whatever happens it answers {}: a Stop answer
 // with decision "continue" would keep the agent running, and a save hook
-// that did so on a bug would loop forever (reference §13).
+// that did so on a bug would loop forever (MemPalace pull request #1633).
 func (h *hook) save(o options, data []byte, inputErr error) string {
 	if why := saveDisabled(h.env); why != "" {
 		// The state dir may belong to a palace that is switched off;

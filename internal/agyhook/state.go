@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// State file names are MemPalace's (reference §13), so a state dir shared
+// State file names are MemPalace's (MemPalace pull request #1633), so a state dir shared
 // with its bash hooks keeps one counter and one marker per conversation.
 const (
 	logName       = "antigravity_hook.log"

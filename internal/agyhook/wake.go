@@ -47,7 +47,7 @@ func (h *hook) wake(o options, data []byte, inputErr error) string {
 	// PreInvocation fires before every model call: everything after the
 	// first call leaves here, without touching the disk. MemPalace fires
 	// on invocationNum == 1, but the CLI numbers the first call 0
-	// (reference §0.1), so the first of 0 or 1 that arrives wins.
+	// (firstmate, CLI 1.1.22; entire), so the first of 0 or 1 that arrives wins.
 	if p.InvocationNum > 1 {
 		return emptyAnswer
 	}

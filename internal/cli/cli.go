@@ -120,6 +120,7 @@ EXAMPLES:
 			cleanCommand(),
 			backupsCommand(),
 			validateCommand(),
+			explainCommand(),
 			fmtCommand(),
 			hookCommand(),
 			schemaCommand(),
@@ -273,11 +274,17 @@ func colorFlag() *cli.StringFlag {
 	}
 }
 
+// explainFlag prints warnings in full: each with its source snippet and
+// detail, and each rule's explanation once (agyconf explain RULE).
+func explainFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "explain", Usage: "print each warning in full (its source and detail) and each rule's explanation, instead of one line each"}
+}
+
 func diagFormatFlag() *cli.StringFlag {
 	return &cli.StringFlag{
 		Name:  "diagnostics-format",
 		Value: "text",
-		Usage: "how problems are printed: text (to stderr, with source snippets) or json (to stdout)",
+		Usage: "how problems are printed: text (to stderr: an error in full, a warning on one line, unless --explain) or json (to stdout)",
 	}
 }
 

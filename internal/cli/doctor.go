@@ -57,6 +57,7 @@ EXIT CODES:
 			&cli.StringFlag{Name: "agy", Usage: "the agy program to ask (`PATH`); default: agy on PATH"},
 			formatFlag(),
 			&cli.DurationFlag{Name: "timeout", Value: doctor.DefaultTimeout, Usage: "how long each run of agy may take (`DURATION`, such as 30s) before doctor kills it"},
+			explainFlag(),
 			optionPathsFlag(),
 			colorFlag(),
 			quietFlag(),
@@ -84,10 +85,11 @@ func runDoctor(c *cli.Context) error {
 		return exit(ExitBadInput, err)
 	}
 	cfg := engine.Load(path)
+	// The config's warnings, as every command that reads it prints them.
+	if err := writeDiags(c, diagfmt.Text, cfg.Parser.Files(), cfg.Diags); err != nil {
+		return exit(ExitBadInput, err)
+	}
 	if !cfg.OK() {
-		if err := writeDiags(c, diagfmt.Text, cfg.Parser.Files(), cfg.Diags); err != nil {
-			return exit(ExitBadInput, err)
-		}
 		return exit(ExitBadInput, errors.New("doctor compares agy's answers with what the config renders: fix the config first"))
 	}
 	scope := cfg.Model.Agyconf.Scope

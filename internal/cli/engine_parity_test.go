@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agyconf/agyconf/internal/diagfmt"
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 // parityConfigs are the configs validate --config and render must agree
@@ -46,16 +47,17 @@ func parityConfigs(t *testing.T) []string {
 	return out
 }
 
-// diagKey is what must agree between the two commands: summary,
+// diagKey is what must agree between the two commands: rule, summary,
 // severity, file, line and column.
 type diagKey struct {
-	Severity, Summary, File string
-	Line, Column            int
+	Severity, Rule, Summary, File string
+	Line, Column                  int
 }
 
 // diagKeys returns the diagnostics about the config, the errors about
 // this machine (an inline secret not readable here), and whether there is
-// a warning about this machine.
+// a warning about this machine. Every warning names a rule of the table
+// (rulebook), as every command prints it.
 func diagKeys(t *testing.T, out []byte) (config, machineErrs []diagKey, machineWarn bool) {
 	t.Helper()
 	var r diagfmt.Report
@@ -63,7 +65,10 @@ func diagKeys(t *testing.T, out []byte) (config, machineErrs []diagKey, machineW
 		t.Fatalf("not a diagnostics report: %v\n%s", err, out)
 	}
 	for _, d := range r.Diagnostics {
-		k := diagKey{Severity: d.Severity, Summary: d.Summary}
+		k := diagKey{Severity: d.Severity, Rule: d.Rule, Summary: d.Summary}
+		if _, known := rulebook.Lookup(d.Rule); d.Severity == "warning" && !known {
+			t.Errorf("a warning without a rule of the table (%q): %s", d.Rule, d.Summary)
+		}
 		if d.Range != nil {
 			k.File, k.Line, k.Column = d.Range.Filename, d.Range.Start.Line, d.Range.Start.Column
 		}

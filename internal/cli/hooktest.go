@@ -85,6 +85,7 @@ EXAMPLES:
 				&cli.StringFlag{Name: "payload", Usage: "the event's stdin JSON (`FILE`); default: a realistic one"},
 				&cli.StringFlag{Name: "root", Usage: "with --config, the render root (`DIR`) whose folders the handlers run in; default: the scope's"},
 				&cli.BoolFlag{Name: "allow-exec", Usage: "run handlers found in a workspace tree"},
+				explainFlag(),
 			},
 			Action: runHookTest,
 		}},
@@ -449,7 +450,7 @@ func runHandler(out io.Writer, h hookHandler, ev model.Event, payload []byte, v 
 	}
 	fmt.Fprintf(out, "%s: %s  %s  exit %d  %s\n", label, status, wall.Round(time.Millisecond), code, h.command)
 	if code != 0 && len(problems) == 0 {
-		notes = append(notes, "agy ignores the exit code (reference §2.7)")
+		notes = append(notes, "agy ignores the exit code (dotai; sigil, CLI 1.2.0)")
 	}
 	for _, p := range problems {
 		fmt.Fprintf(out, "  %s\n", p)
@@ -534,7 +535,7 @@ const maxPayloadSize = 16 << 20
 
 // hookPayload is the stdin of the event: the file given, or the example of
 // the event's stdin contract (schema hook-stdin-…, the fields agy was seen
-// sending, reference §2.5) with this machine's paths: the workspace is the
+// sending: the IDE's bundled hooks.md) with this machine's paths: the workspace is the
 // current folder, the conversation's folders are under the home folder.
 func hookPayload(ev model.Event, file string) ([]byte, error) {
 	if file != "" {

@@ -77,6 +77,7 @@ func applyFlags() []cli.Flag {
 		// the conflict it resolves names it.
 		&cli.StringFlag{Name: "take-over", Hidden: true, Usage: "take over everything the instance `NAME` owns under the root, as it is (moving a config to the Home Manager module); its state goes"},
 		diagFormatFlag(),
+		explainFlag(),
 		optionPathsFlag(),
 		colorFlag(),
 	}
@@ -178,6 +179,9 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 			files = maps.Clone(files)
 			maps.Copy(files, liveFiles)
 		}
+		if es.Workspace {
+			printed = append(printed, trustWarning(es.Root)...)
+		}
 	}
 	if err := printDiags(printed); err != nil {
 		es.Close()
@@ -186,16 +190,21 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 	for _, n := range es.Notes {
 		fmt.Fprintf(info(c, c.App.ErrWriter), "agyconf: %s\n", n)
 	}
-	if es.Workspace && !nothing {
-		// What agy does in a folder it has not trusted depends on this
-		// machine: a warning, never a refusal.
-		if home, err := os.UserHomeDir(); err == nil {
-			if w := trust.Warning(home, es.Root); w != "" {
-				fmt.Fprintf(c.App.ErrWriter, "agyconf: warning: %s\n", w)
-			}
-		}
-	}
 	return &session{Session: es, format: format, warnings: diags}, nil
+}
+
+// trustWarning is the warning for a workspace root agy has not trusted:
+// what agy does there depends on this machine, so a warning, never a
+// refusal, and never cached (the record changes without the config).
+func trustWarning(root string) hcl.Diagnostics {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil
+	}
+	if d := trust.Diagnostic(home, root); d != nil {
+		return hcl.Diagnostics{d}
+	}
+	return nil
 }
 
 // close releases the session.
@@ -228,8 +237,12 @@ func runRender(c *cli.Context) error {
 		// The config's warnings, as the render that wrote the cache
 		// printed them: a run the cache answers says what one that
 		// decodes would.
-		if len(hit.Warnings) > 0 {
-			if err := writeDiags(c, diagfmt.Text, hit.Files, hit.Warnings); err != nil {
+		warnings := hit.Warnings
+		if hit.Workspace {
+			warnings = append(warnings[:len(warnings):len(warnings)], trustWarning(hit.Root)...)
+		}
+		if len(warnings) > 0 {
+			if err := writeDiags(c, diagfmt.Text, hit.Files, warnings); err != nil {
 				return exit(ExitBadInput, err)
 			}
 		}

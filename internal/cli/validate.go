@@ -17,6 +17,7 @@ import (
 	"github.com/agyconf/agyconf/internal/diagfmt"
 	"github.com/agyconf/agyconf/internal/engine"
 	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/rulebook"
 	"github.com/agyconf/agyconf/schema"
 )
 
@@ -66,6 +67,7 @@ EXAMPLES:
 			&cli.StringFlag{Name: "instance", Usage: "with --config, the config's state `NAME` for that decision"},
 			&cli.BoolFlag{Name: "offline", Usage: "with --config, judge the config alone: no secret file, render root or anything else of this machine is looked at (CI, a build machine)"},
 			diagFormatFlag(),
+			explainFlag(),
 			optionPathsFlag(),
 			colorFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report for PATHs: text, json or sarif"},
@@ -152,8 +154,8 @@ func liveConflicts(c *cli.Context, cfg *engine.Config) hcl.Diagnostics {
 	}
 	s, err := engine.Open(cfg, engine.Options{Root: c.String("root"), Instance: c.String("instance"), LockWait: time.Second})
 	if err != nil {
-		return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Render root not usable on this machine",
-			Detail: fmt.Sprintf("%v; agyconf render would refuse to run until that is resolved.", err), Extra: engine.MachineCheck{}}}
+		return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("agyconf render would refuse to run here — %v", err),
+			Detail: "agyconf render would refuse to run until that is resolved.", Extra: rulebook.Tag{Rule: "root/unusable", Machine: true}}}
 	}
 	defer s.Close()
 	return s.ConflictDiags()
@@ -265,7 +267,7 @@ func writeDiags(c *cli.Context, format diagfmt.Format, files map[string]*hcl.Fil
 	if len(diags) == 0 {
 		return nil
 	}
-	return diagfmt.WriteText(c.App.ErrWriter, files, diags, 100, useColor(c.App.ErrWriter, c.String("color")))
+	return diagfmt.WriteText(c.App.ErrWriter, files, diags, diagfmt.TextOptions{Width: 100, Color: useColor(c.App.ErrWriter, c.String("color")), Explain: c.Bool("explain")})
 }
 
 // optionPathsFlag names diagnostics by the option of a generator (the

@@ -48,7 +48,7 @@ func lintPaths(c *cli.Context, paths []string) error {
 			return exit(ExitBadInput, err)
 		}
 	default:
-		lint.WriteText(out, findings, useColor(out, c.String("color")))
+		lint.WriteText(out, findings, useColor(out, c.String("color")), c.Bool("explain"))
 	}
 	errs, warns := lint.Counts(findings)
 	if errs > 0 || (warns > 0 && c.Bool("strict")) {

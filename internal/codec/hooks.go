@@ -9,7 +9,7 @@ import (
 	"github.com/agyconf/agyconf/internal/model"
 )
 
-// Hook is a named hook of hooks.json (reference §2.1), without its name:
+// Hook is a named hook of hooks.json (skillsaw, agy 1.1.25), without its name:
 // enabled, and one member per event of agy's table — matcher groups for
 // the grouped events, handlers for the others. A member that is no event
 // is an event agy never fires: not kept.
@@ -87,7 +87,7 @@ var Hook = sync.OnceValue(func() Entry[model.Hook] {
 	return Entry[model.Hook]{Fields: fields}
 })
 
-// Group is a grouped event's {matcher, hooks} (reference §2.1).
+// Group is a grouped event's {matcher, hooks} (skillsaw, agy 1.1.25).
 var Group = sync.OnceValue(func() Entry[model.MatcherGroup] {
 	return Entry[model.MatcherGroup]{
 		Fields: []Field[model.MatcherGroup]{
@@ -102,7 +102,7 @@ var Group = sync.OnceValue(func() Entry[model.MatcherGroup] {
 	}
 })
 
-// Handler is one hook handler (reference §2.2): agy discards a key it
+// Handler is one hook handler (skillsaw, agy 1.1.25): agy discards a key it
 // does not read, which extra keeps as it stands.
 var Handler = sync.OnceValue(func() Entry[model.Handler] {
 	return Entry[model.Handler]{

@@ -39,7 +39,7 @@ func (e Entry[T]) Members(x *T) []Member {
 	return out
 }
 
-// Rule is a rule's frontmatter (reference §6): trigger (none for a rule
+// Rule is a rule's frontmatter (rulesync): trigger (none for a rule
 // written without one), globs as one comma-separated string, description.
 var Rule = sync.OnceValue(func() Entry[model.Rule] {
 	return Entry[model.Rule]{
@@ -81,7 +81,7 @@ var Rule = sync.OnceValue(func() Entry[model.Rule] {
 	}
 })
 
-// Workflow is a workflow's frontmatter (reference §7): description.
+// Workflow is a workflow's frontmatter (rulesync): description.
 var Workflow = sync.OnceValue(func() Entry[model.Workflow] {
 	return Entry[model.Workflow]{
 		Fields: []Field[model.Workflow]{
@@ -119,7 +119,7 @@ var Agent = sync.OnceValue(func() Entry[model.Agent] {
 	return Entry[model.Agent]{Fields: fields, Extra: func(a *model.Agent) *map[string]json.RawMessage { return &a.Extra }}
 })
 
-// Skill is a SKILL.md's frontmatter a skill block writes (reference §5):
+// Skill is a SKILL.md's frontmatter a skill block writes (MemPalace's reading of the docs):
 // name, description, and the keys of agy.SkillFields, nested ones
 // (metadata.icon) under their parent. A metadata with more than an icon
 // is not a skill block's: copied with the folder (source).

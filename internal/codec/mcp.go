@@ -8,7 +8,7 @@ import (
 	"github.com/agyconf/agyconf/internal/model"
 )
 
-// MCPServer is an entry of mcp_config.json's mcpServers (reference §3),
+// MCPServer is an entry of mcp_config.json's mcpServers (MemPalace's reading of the docs; skillsaw, agy 1.1.25),
 // without its name (the key it stands under). A string that may hold a
 // secret is a model.Str: render's encoder writes its parts, and what is
 // read is literal text until import judges it.
@@ -147,7 +147,7 @@ var MCPServer = sync.OnceValue(func() Entry[model.MCPServer] {
 })
 
 // OAuth is a remote server's oauth object: the client agy uses, and the
-// enabled agy itself records after an /mcp sign-in (realworld case 27).
+// enabled agy itself records after an /mcp sign-in (seen in AdamMinton/cymbal_gadgets' .agents/mcp_config.json, a setup that loads).
 var OAuth = sync.OnceValue(func() Entry[model.OAuth] {
 	return Entry[model.OAuth]{
 		Fields: []Field[model.OAuth]{

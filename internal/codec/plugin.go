@@ -7,11 +7,10 @@ import (
 	"github.com/agyconf/agyconf/internal/model"
 )
 
-// Plugin is plugin.json (reference §4): name and description, what the
+// Plugin is plugin.json (skillsaw, agy 1.1.25; the CLI docs' schema): name and description, what the
 // CLI docs' schema allows; any other member in extra (the decoder takes
 // one only with allow_extra) — displayName and logo, which Antigravity
-// 2.22 shows (a third-party walkthrough of 2.22, reference 2026-12b row
-// 6), included.
+// 2.22 shows (danicat's walkthrough of 2.22), included.
 var Plugin = sync.OnceValue(func() Entry[model.Plugin] {
 	return Entry[model.Plugin]{
 		Fields: []Field[model.Plugin]{

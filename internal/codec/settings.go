@@ -9,7 +9,7 @@ import (
 
 // Permissions is a permissions object: the CLI's settings.json
 // permissions, or the grants shared with Antigravity 2.0 in config.json
-// (reference §10). An empty list is kept as written.
+// (rulesync; sigil, CLI 1.2.0). An empty list is kept as written.
 var Permissions = sync.OnceValue(func() Entry[model.Permissions] {
 	list := func(key string, of func(p *model.Permissions) *[]string) Field[model.Permissions] {
 		return Field[model.Permissions]{Key: key, Arg: key,
@@ -32,8 +32,8 @@ type SettingsFile struct {
 	Keys        map[string]json.RawMessage
 }
 
-// Settings is the CLI's settings.json (reference §10). agy does not read
-// hooks there (reference §1): refused, the input language's hook blocks
+// Settings is the CLI's settings.json (the CLI docs' reference.md). agy does not read
+// hooks there (dotai): refused, the input language's hook blocks
 // write hooks.json.
 var Settings = sync.OnceValue(func() Entry[SettingsFile] {
 	return Entry[SettingsFile]{

@@ -200,7 +200,7 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 	at := c.Attributes
 	srv.Attrs = model.RangesOf(at)
 	if attr := at["enabled"]; attr != nil {
-		d.errorf(attr.NameRange, "Unsupported argument", "agy does not read \"enabled\" on an MCP server (reference §3); write disabled = true to turn a server off.")
+		d.errorf(attr.NameRange, "Unsupported argument", "agy does not read \"enabled\" on an MCP server (skillsaw, agy 1.1.25); write disabled = true to turn a server off.")
 	}
 	for _, wrong := range []string{"url", "serverUrl", "httpUrl", "http_url"} {
 		if attr := at[wrong]; attr != nil {
@@ -238,7 +238,7 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 			case "google_credentials":
 				srv.AuthProviderType = v
 			case "MCP_AUTH_PROVIDER_TYPE_GOOGLE_CREDENTIALS":
-				d.errorf(attr.Expr.Range(), "Invalid auth_provider_type", "agy accepts only the lowercase spelling \"google_credentials\"; the proto spelling silently drops the server (reference §3).")
+				d.errorf(attr.Expr.Range(), "Invalid auth_provider_type", "agy accepts only the lowercase spelling \"google_credentials\"; the proto spelling silently drops the server (skillsaw, agy 1.1.25).")
 			default:
 				d.errorf(attr.Expr.Range(), "Invalid auth_provider_type", "The only auth_provider_type agy accepts is \"google_credentials\", got %q.", v)
 			}
@@ -288,7 +288,7 @@ func (d *decoder) decodeMCPServer(b *hcl.Block, s seen, ns string) *model.MCPSer
 	cmd, remote := at["command"], at["server_url"]
 	switch {
 	case cmd != nil && remote != nil:
-		d.errorf(remote.NameRange, "Conflicting arguments", "A server has either command (local) or server_url (remote), not both: agy would use server_url and silently ignore command (reference §3).")
+		d.errorf(remote.NameRange, "Conflicting arguments", "A server has either command (local) or server_url (remote), not both: agy would use server_url and silently ignore command (skillsaw, agy 1.1.25).")
 	case cmd == nil && remote == nil && !d.misspelt(b.Body.MissingItemRange(), "command", "server_url"):
 		d.errorf(b.DefRange, "Missing connection", "An MCP server needs command (a local server) or server_url (a remote one); without either agy loads it and never connects.")
 	case remote != nil:
@@ -413,7 +413,7 @@ func eventBlocks() []string {
 	return names
 }
 
-// Handler arguments, and the ones agy silently discards (reference §2.2).
+// Handler arguments, and the ones agy silently discards (skillsaw, agy 1.1.25).
 var (
 	handlerAttrs   = []string{"type", "command", "prompt", "model", "timeout", "extra"}
 	discardedAttrs = []string{"env", "cwd", "name", "background"}
@@ -545,7 +545,7 @@ func (d *decoder) decodeHandler(c *hcl.BodyContent, def, missing hcl.Range) *mod
 	at := c.Attributes
 	for _, n := range discardedAttrs {
 		if attr := at[n]; attr != nil {
-			d.errorf(attr.NameRange, "Unsupported argument", "agy silently discards a handler's %q (reference §2.2); pass what the command needs as arguments in command.", n)
+			d.errorf(attr.NameRange, "Unsupported argument", "agy silently discards a handler's %q (skillsaw, agy 1.1.25); pass what the command needs as arguments in command.", n)
 		}
 	}
 	h := &model.Handler{Type: model.HandlerCommand, Timeout: model.DefaultTimeout, Range: def, Attrs: model.RangesOf(at)}
@@ -614,7 +614,7 @@ func (d *decoder) decodeHandler(c *hcl.BodyContent, def, missing hcl.Range) *mod
 }
 
 // timeout decodes a handler timeout. agy reads it as an int32 of seconds and
-// drops the whole hooks.json for a float or a string (reference §2.2). Zero
+// drops the whole hooks.json for a float or a string (skillsaw, agy 1.1.25). Zero
 // and negative values load, with no documented meaning, so they are refused.
 func (d *decoder) timeout(attr *hcl.Attribute) (int, bool) {
 	v, ok := d.eval(attr.Expr)
@@ -1003,10 +1003,10 @@ func (d *decoder) permissionEntry(list, entry string, rng hcl.Range) bool {
 			return false
 		}
 	} else if advice := p.LookalikeAdvice(); advice != "" {
-		d.warnf(rng, "Literal rule that looks like a pattern", "%s.", advice)
+		d.warnf(rng, "settings/literal-pattern", p.LookalikeLine(), "%s.", advice)
 	}
 	if advice := p.DeprecationAdvice(list); advice != "" {
-		d.warnf(rng, "Deprecated permission", "%s", advice)
+		d.warnf(rng, "settings/deprecated-action", p.DeprecationLine(), "%s", advice)
 	}
 	return true
 }
@@ -1104,7 +1104,7 @@ func (d *decoder) decodeSettings(b *hcl.Block, cfg *model.Config) {
 			d.errorf(attr.NameRange, "Use the permissions block", "Permissions are declared in the permissions { allow = […] } block, the one place agyconf reads them from.")
 			continue
 		case "hooks":
-			d.errorf(attr.NameRange, "Use hook blocks", "agy does not read hooks from settings.json (reference §1); declare hook blocks, which land in hooks.json.")
+			d.errorf(attr.NameRange, "Use hook blocks", "agy does not read hooks from settings.json (dotai); declare hook blocks, which land in hooks.json.")
 			continue
 		}
 		k, known := agy.SettingKeyOf(key)
@@ -1209,7 +1209,7 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 		d.errorf(attr.NameRange, "Nothing to allow", "allow_extra = true lets a plugin's extra members into plugin.json; this plugin has no extra.")
 	}
 	if attr := at["permissions"]; attr != nil {
-		d.errorf(attr.NameRange, "Plugins cannot declare permissions", "The plugin.json \"permissions\" field some guides describe does not exist (reference §4); declare permissions in the top-level permissions block.")
+		d.errorf(attr.NameRange, "Plugins cannot declare permissions", "The plugin.json \"permissions\" field some guides describe does not exist (MemPalace); declare permissions in the top-level permissions block.")
 	}
 	ns := "plugin:" + name + "/"
 	if !nameOK {
@@ -1242,7 +1242,7 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 				p.Agents = append(p.Agents, v)
 			}
 		case "permissions":
-			d.errorf(cb.DefRange, "Plugins cannot declare permissions", "agy reads no permissions from plugins (reference §4); move this block to the top level.")
+			d.errorf(cb.DefRange, "Plugins cannot declare permissions", "agy reads no permissions from plugins (MemPalace; skillsaw, agy 1.1.25); move this block to the top level.")
 			continue
 		case "workflow":
 			d.errorf(cb.DefRange, "Plugins have no workflows", "A plugin carries mcp_server, hook, skill, rule and agent blocks; declare workflows at the top level, or write this one as a skill.")
@@ -1252,8 +1252,8 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 	}
 	if components == 0 {
 		// agy loads a plugin of plugin.json alone (a library of scripts
-		// other plugins run, realworld case 25): written as declared.
-		d.warnf(b.DefRange, "Empty plugin", "Plugin %q has no components: agyconf writes only its plugin.json, which agy loads as a plugin that contributes nothing agyconf models (its other files, such as scripts, are yours). Add an mcp_server, hook, skill, rule or agent block if it should.", name)
+		// other plugins run, as in infiquetra/infiquetra-antigravity-plugins): written as declared.
+		d.warnf(b.DefRange, "plugin/no-components", fmt.Sprintf("plugin %q has no components", name), "Plugin %q has no components: agyconf writes only its plugin.json, which agy loads as a plugin that contributes nothing agyconf models (its other files, such as scripts, are yours). Add an mcp_server, hook, skill, rule or agent block if it should.", name)
 	}
 	if !nameOK {
 		return nil
@@ -1304,7 +1304,7 @@ func (d *decoder) decodeSecretMode(srv *model.MCPServer, at hcl.Attributes, oaut
 	}
 	if agyAuth && srv.OAuth != nil && srv.OAuth.ClientSecret != nil {
 		rng := oauth.DefRange
-		d.warnf(rng, "OAuth client secret inline", "This server uses agy's own OAuth, so agy connects to it itself and its client secret is written into mcp_config.json (mode 0600), where it stays at rest: agyhook bridge, which keeps header secrets in their files, cannot run agy's OAuth flow. Use a public client (client_id only) if the server allows it.")
+		d.warnf(rng, "mcp/oauth-secret-inline", "the OAuth client secret is written into mcp_config.json", "This server uses agy's own OAuth, so agy connects to it itself and its client secret is written into mcp_config.json (mode 0600), where it stays at rest: agyhook bridge, which keeps header secrets in their files, cannot run agy's OAuth flow. Use a public client (client_id only) if the server allows it.")
 	}
 	if srv.SecretMode != model.SecretExec || remote {
 		return
@@ -1486,7 +1486,7 @@ func (d *decoder) decodeIgnore(b *hcl.Block) *model.Ignore {
 			continue
 		}
 		if t := strings.TrimRight(p, " \t"); t != p && !strings.HasSuffix(t, `\`) {
-			d.warnf(e.rng, "Trailing whitespace in an ignore pattern", "%q ends in whitespace, which a .gitignore drops unless escaped with a backslash; how agy reads .antigravityignore is undocumented, so write the pattern without it (or escape it).", p)
+			d.warnf(e.rng, "ignore/trailing-space", fmt.Sprintf("%q ends in whitespace", p), "%q ends in whitespace, which a .gitignore drops unless escaped with a backslash; how agy reads .antigravityignore is undocumented, so write the pattern without it (or escape it).", p)
 		}
 		ig.Patterns = append(ig.Patterns, p)
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 const invalidDir = "testdata/invalid"
@@ -32,7 +34,8 @@ func (e expectedDiag) String() string {
 	return fmt.Sprintf("%s:%d:%d %s: %s", e.File, e.Line, e.Column, e.Severity, e.Summary)
 }
 
-// Markers: in native syntax a comment `# ERROR @<col>: <summary>`; in JSON a
+// Markers: in native syntax a comment `# ERROR @<col>: <summary>` (a
+// warning names its rule: `# WARNING @<col>: <rule>`); in JSON a
 // `"//": "ERROR @<col>: <summary>"` property, which HCL's JSON syntax reads
 // as a comment. A line may carry several.
 var (
@@ -81,7 +84,15 @@ func actualDiags(t *testing.T, files []string, diags hcl.Diagnostics) []expected
 		if d.Severity == hcl.DiagWarning {
 			sev = "WARNING"
 		}
-		out = append(out, expectedDiag{filepath.Base(d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column, sev, d.Summary})
+		// A warning is named by its rule, which every warning has.
+		what := d.Summary
+		if sev == "WARNING" {
+			what = rulebook.IDOf(d)
+			if what == "" {
+				t.Errorf("a warning without a rule: %s", diagString(d))
+			}
+		}
+		out = append(out, expectedDiag{filepath.Base(d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column, sev, what})
 	}
 	return sortDiags(out)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/jsonesc"
 	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 func TestSplitSecrets(t *testing.T) {
@@ -86,7 +87,7 @@ mcp_server "remote" {
 	cfg, diags := load(t, path)
 	warned := false
 	for _, d := range diags {
-		if d.Severity == hcl.DiagWarning && d.Summary == "OAuth client secret inline" {
+		if d.Severity == hcl.DiagWarning && rulebook.IDOf(d) == "mcp/oauth-secret-inline" {
 			warned = true // agy's OAuth keeps the client secret in the file
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/lazyre"
 	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 // decoder holds what one Decode call needs while it walks the blocks. It
@@ -45,15 +46,18 @@ func (d *decoder) errorf(rng hcl.Range, summary, format string, args ...any) {
 	})
 }
 
-// warnf records a warning: the input is accepted, and the warning says
-// what to change.
-func (d *decoder) warnf(rng hcl.Range, summary, format string, args ...any) {
+// warnf records a warning of a rule (rulebook): the input is accepted.
+// The summary is one line saying what is wrong and, after " — ", the
+// fix (the rule's when it does not say its own); the detail is the long
+// form --explain prints.
+func (d *decoder) warnf(rng hcl.Range, rule, summary, format string, args ...any) {
 	r := rng
 	d.diags = append(d.diags, &hcl.Diagnostic{
 		Severity: hcl.DiagWarning,
-		Summary:  summary,
+		Summary:  rulebook.Line(rule, summary),
 		Detail:   fmt.Sprintf(format, args...),
 		Subject:  &r,
+		Extra:    rulebook.Tag{Rule: rule},
 	})
 }
 

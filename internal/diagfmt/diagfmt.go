@@ -3,6 +3,7 @@
 package diagfmt
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 // Format names an output form of diagnostics.
@@ -46,9 +49,13 @@ type Range struct {
 // Diagnostic is the JSON form of one hcl.Diagnostic.
 type Diagnostic struct {
 	Severity string `json:"severity"`
-	Summary  string `json:"summary"`
-	Detail   string `json:"detail,omitempty"`
-	Range    *Range `json:"range,omitempty"`
+	// Rule is the id of the rule the diagnostic reports (rulebook; every
+	// warning has one, as do the findings in rendered files), "" for
+	// the decoder's own errors.
+	Rule    string `json:"rule,omitempty"`
+	Summary string `json:"summary"`
+	Detail  string `json:"detail,omitempty"`
+	Range   *Range `json:"range,omitempty"`
 	// Machine marks a diagnostic about this machine rather than the
 	// config (a secret file not readable here, a live file in conflict):
 	// validate --config warns, render refuses.
@@ -135,7 +142,7 @@ type Report struct {
 func NewReport(diags hcl.Diagnostics) Report {
 	r := Report{Diagnostics: []Diagnostic{}}
 	for _, d := range diags {
-		jd := Diagnostic{Summary: d.Summary, Detail: d.Detail, Severity: "error"}
+		jd := Diagnostic{Summary: d.Summary, Detail: d.Detail, Severity: "error", Rule: rulebook.IDOf(d)}
 		if m, ok := d.Extra.(machineDependent); ok && m.MachineDependent() {
 			jd.Machine = true
 		}
@@ -171,22 +178,89 @@ func WriteJSON(w io.Writer, diags hcl.Diagnostics) error {
 	return enc.Encode(NewReport(diags))
 }
 
-// WriteText prints diagnostics with source snippets taken from files,
-// each located one led by its place as FILE:LINE:COLUMN, the form editors
-// and terminals jump to (hcl's writer names the line only).
-func WriteText(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, width uint, color bool) error {
-	tw := hcl.NewDiagnosticTextWriter(w, files, width, color)
+// TextOptions is how WriteText prints.
+type TextOptions struct {
+	Width uint // of the detail, wrapped; 0 does not wrap
+	Color bool
+	// Explain prints every warning in full, as errors are (its source
+	// snippet and detail), and after all diagnostics each of their
+	// rules' explanation, once.
+	Explain bool
+}
+
+// WriteText prints diagnostics for people. An error is printed in full:
+// led by its place as FILE:LINE:COLUMN (the form editors and terminals
+// jump to; hcl's writer names the line only), then hcl's source snippet
+// and detail, since it stops the command. A warning is one line,
+// FILE:LINE:COLUMN: warning: RULE: what is wrong — the fix (agyconf:
+// warning: … without a place), unless o.Explain asks for the full form.
+// A diagnostic of a rule says the rule's id before its summary.
+func WriteText(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, o TextOptions) error {
+	bw := bufio.NewWriter(w)
+	tw := hcl.NewDiagnosticTextWriter(bw, files, o.Width, o.Color)
+	var explained []string
+	seen := map[string]bool{}
 	for _, d := range diags {
-		if d != nil && d.Subject != nil {
-			if _, err := io.WriteString(w, Place(*d.Subject)+": "); err != nil {
-				return err
-			}
+		if d == nil {
+			continue
 		}
-		if err := tw.WriteDiagnostic(d); err != nil {
+		id := rulebook.IDOf(d)
+		if id != "" && !seen[id] {
+			seen[id] = true
+			explained = append(explained, id)
+		}
+		if d.Severity == hcl.DiagWarning && !o.Explain {
+			bw.WriteString(OneLine(d, o.Color))
+			bw.WriteByte('\n')
+			continue
+		}
+		if d.Subject != nil {
+			bw.WriteString(Place(*d.Subject) + ": ")
+		}
+		c := *d
+		if id != "" {
+			c.Summary = id + ": " + d.Summary
+		}
+		if err := tw.WriteDiagnostic(&c); err != nil {
 			return err
 		}
 	}
-	return nil
+	if o.Explain {
+		for _, id := range explained {
+			if r, ok := rulebook.Lookup(id); ok {
+				bw.WriteString("\n" + rulebook.Explain(r))
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// OneLine is a diagnostic on one line: FILE:LINE:COLUMN: warning: RULE:
+// summary, or agyconf: warning: RULE: summary without a place (the
+// summary says what is wrong and, after " — ", the fix).
+func OneLine(d *hcl.Diagnostic, color bool) string {
+	sev := "warning"
+	if d.Severity == hcl.DiagError {
+		sev = "error"
+	}
+	if color {
+		code := "33"
+		if sev == "error" {
+			code = "31"
+		}
+		sev = "\x1b[1;" + code + "m" + sev + "\x1b[0m"
+	}
+	where := "agyconf"
+	if d.Subject != nil {
+		where = Place(*d.Subject)
+	}
+	line := where + ": " + sev + ": "
+	if id := rulebook.IDOf(d); id != "" {
+		line += id + ": "
+	}
+	// A summary is one line; a newline in a value it quotes would break
+	// the form.
+	return line + strings.ReplaceAll(d.Summary, "\n", " ")
 }
 
 // Place is where a range starts, as FILE:LINE:COLUMN (columns count

@@ -72,7 +72,7 @@ func TestDefaultOf(t *testing.T) {
 		`(default ~/.mempalace/hook_state, ref)`:                    "`~/.mempalace/hook_state`",
 		`agyconf always writes the timeout, 30 when it is left out`: "`30`",
 		`Frontmatter model; agy's default is inherit`:               "`inherit` (agy's default)",
-		`true or false (reference §10).`:                            "—",
+		`true or false (rulesync).`:                                 "—",
 	} {
 		if got := defaultOf(desc); got != want {
 			t.Errorf("defaultOf(%q) = %q, want %q", desc, got, want)

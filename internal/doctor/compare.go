@@ -461,7 +461,7 @@ func (d *diagnosis) settingsPath() string {
 }
 
 // readTrust reads the trustedWorkspaces agy writes into its settings
-// after its trust prompt (reference §10): the root or a folder above it
+// after its trust prompt (firstmate, CLI 1.1.22): the root or a folder above it
 // listed is trusted; a file without the list trusts nothing.
 func (d *diagnosis) readTrust() trust {
 	data, err := d.o.Files.Read(d.settingsPath(), maxLive)

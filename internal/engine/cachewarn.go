@@ -9,6 +9,7 @@ import (
 
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/confine"
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 // cachedDiag is a warning as the cache keeps it: everything the text
@@ -23,6 +24,8 @@ type cachedDiag struct {
 	Subject *cachedRange `json:"subject,omitempty"`
 	Context *cachedRange `json:"context,omitempty"`
 	Machine bool         `json:"machine,omitempty"`
+	// Rule is the id of the rule the warning reports.
+	Rule string `json:"rule,omitempty"`
 	// Snippet: the run showed the subject's source; In is the block it
 	// named around it.
 	Snippet bool   `json:"snippet,omitempty"`
@@ -77,7 +80,7 @@ func encodeWarnings(diags hcl.Diagnostics, files map[string]*hcl.File, configPat
 	out := make([]cachedDiag, 0, len(diags))
 	for _, d := range diags {
 		m, _ := d.Extra.(interface{ MachineDependent() bool })
-		c := cachedDiag{Summary: d.Summary, Detail: d.Detail, Subject: rng(d.Subject), Context: rng(d.Context), Machine: m != nil && m.MachineDependent()}
+		c := cachedDiag{Summary: d.Summary, Detail: d.Detail, Subject: rng(d.Subject), Context: rng(d.Context), Machine: m != nil && m.MachineDependent(), Rule: rulebook.IDOf(d)}
 		if d.Subject != nil {
 			if f := files[d.Subject.Filename]; f != nil && f.Bytes != nil {
 				c.Snippet = true
@@ -133,8 +136,8 @@ func decodeWarnings(data json.RawMessage, configPath string) (diags hcl.Diagnost
 	files = map[string]*hcl.File{}
 	for _, c := range cached {
 		d := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: c.Summary, Detail: c.Detail, Subject: rng(c.Subject), Context: rng(c.Context)}
-		if c.Machine {
-			d.Extra = MachineCheck{}
+		if c.Machine || c.Rule != "" {
+			d.Extra = rulebook.Tag{Rule: c.Rule, Machine: c.Machine}
 		}
 		diags = append(diags, d)
 		if !c.Snippet || d.Subject == nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 // TestCachedWarningsRoundTrip checks that warnings recorded by one run
@@ -43,7 +44,7 @@ func TestCachedWarningsRoundTrip(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := hcl.Diagnostics{
-				{Severity: hcl.DiagWarning, Summary: "S", Detail: "D", Subject: at(tc.file, 4), Context: at(tc.file, 2), Extra: MachineCheck{}},
+				{Severity: hcl.DiagWarning, Summary: "S", Detail: "D", Subject: at(tc.file, 4), Context: at(tc.file, 2), Extra: machineCheck("secret/missing")},
 				{Severity: hcl.DiagWarning, Summary: "no range"},
 			}
 			files := map[string]*hcl.File{}
@@ -72,8 +73,8 @@ func TestCachedWarningsRoundTrip(t *testing.T) {
 			if d.Subject.Start != in[0].Subject.Start || d.Subject.End != in[0].Subject.End || d.Context.Start != in[0].Context.Start {
 				t.Errorf("ranges changed: %+v", d)
 			}
-			if m, ok := d.Extra.(MachineCheck); !ok || !m.MachineDependent() {
-				t.Errorf("the machine mark is lost: %#v", d.Extra)
+			if m, ok := d.Extra.(rulebook.Tag); !ok || !m.MachineDependent() || m.Rule != "secret/missing" {
+				t.Errorf("the machine mark or the rule is lost: %#v", d.Extra)
 			}
 			if out[1].Subject != nil || out[1].Extra != nil {
 				t.Errorf("the second warning gained %+v", out[1])

@@ -13,9 +13,11 @@ import (
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/config"
 	"github.com/agyconf/agyconf/internal/render"
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
-// wantOf reads a corpus config's "# WANT: summary" first line.
+// wantOf reads a corpus config's "# WANT: …" first line: an error's
+// summary, or a warning's rule.
 func wantOf(t *testing.T, path string) string {
 	t.Helper()
 	f, err := os.Open(path)
@@ -70,7 +72,7 @@ func TestAfterDecode(t *testing.T) {
 }
 
 // TestAfterDecodeWarns: each config of this corpus decodes, renders, and
-// gets from the engine the warning its first line names, located in the
+// gets from the engine a warning of the rule its first line names, located in the
 // config: what agy loads and likely fails to run (a relative command) or
 // what the sources contest (~ in a command agy starts without a shell) is
 // a warning under agy's severity policy (agy.Effect), for render as for
@@ -92,7 +94,7 @@ func TestAfterDecodeWarns(t *testing.T) {
 			}
 			var found *hcl.Diagnostic
 			for _, d := range c.Diags {
-				if d.Severity == hcl.DiagWarning && d.Summary == want {
+				if d.Severity == hcl.DiagWarning && rulebook.IDOf(d) == want {
 					found = d
 				}
 			}
@@ -119,7 +121,7 @@ func TestCheckReportsRenderedDocuments(t *testing.T) {
 		t.Fatal("no error")
 	}
 	d := diags[0]
-	if !strings.Contains(d.Summary, "hooks/top-level-enabled") || !strings.Contains(d.Detail, ".agents/hooks.json") || d.Subject == nil || d.Subject.Start.Line != 3 {
+	if rulebook.IDOf(d) != "hooks/top-level-enabled" || !strings.Contains(d.Summary, " — move enabled into a named hook") || !strings.Contains(d.Detail, ".agents/hooks.json") || d.Subject == nil || d.Subject.Start.Line != 3 {
 		t.Errorf("got %s: %s at %v", d.Summary, d.Detail, d.Subject)
 	}
 }
@@ -139,12 +141,12 @@ func TestWarnedOnce(t *testing.T) {
 	}
 	got := map[string]int{}
 	for _, d := range c.Diags {
-		got[d.Summary]++
+		got[rulebook.IDOf(d)]++
 		if d.Severity != hcl.DiagWarning || d.Subject == nil || d.Subject.Start.Line != 2 {
 			t.Errorf("%s: %s at %v, want a warning on line 2", d.Summary, d.Detail, d.Subject)
 		}
 	}
-	if len(c.Diags) != 2 || got["Deprecated permission"] != 1 || got["Literal rule that looks like a pattern"] != 1 {
+	if len(c.Diags) != 2 || got["settings/deprecated-action"] != 1 || got["settings/literal-pattern"] != 1 {
 		t.Errorf("want one warning each, got %v", got)
 	}
 }
@@ -182,7 +184,7 @@ func TestRuleBudget(t *testing.T) {
 			}
 			var got []*hcl.Diagnostic
 			for _, d := range c.Diags {
-				if strings.Contains(d.Summary, "rule/size") {
+				if rulebook.IDOf(d) == "rule/size" {
 					got = append(got, d)
 				}
 			}
@@ -192,7 +194,7 @@ func TestRuleBudget(t *testing.T) {
 				}
 				return
 			}
-			if len(got) != 1 || got[0].Severity != hcl.DiagWarning || !strings.Contains(got[0].Detail, "20,000 tokens") {
+			if len(got) != 1 || got[0].Severity != hcl.DiagWarning || !strings.Contains(got[0].Summary, "over the 20000 agy reads") {
 				t.Fatalf("want one warning naming the budget, got %v", got)
 			}
 			if tc.scope == "workspace" && (got[0].Subject == nil || got[0].Subject.Start.Line != 7) {
@@ -246,8 +248,8 @@ mcp_server "m" {
 			cfg := Load(p)
 			got := map[string]int{}
 			for _, d := range cfg.Diags {
-				rule, ok := strings.CutPrefix(d.Summary, "Rendered file breaks ")
-				if !ok || d.Subject == nil {
+				rule := rulebook.IDOf(d)
+				if rule == "" || d.Subject == nil {
 					t.Errorf("unexpected: %s: %s", d.Summary, d.Detail)
 					continue
 				}

@@ -85,10 +85,10 @@ func liveDiag(file string, text []byte, f lint.Finding) *hcl.Diagnostic {
 	}
 	d := &hcl.Diagnostic{
 		Severity: hcl.DiagWarning,
-		Summary:  "Live file breaks " + f.Rule,
-		Detail: fmt.Sprintf("%s%s, in a part of %s agyconf does not manage. agyconf writes its entries into this file, and agy may drop the whole file over such a part, agyconf's entries with it: fix it there (agyconf validate reports the same on the file, rule %s in docs/validate.md).",
-			f.Message, where, filepath.Base(file), f.Rule),
-		Extra: MachineCheck{},
+		Summary:  f.Message,
+		Detail: fmt.Sprintf("In a part of %s agyconf does not manage%s. agyconf writes its entries into this file, and agy may drop the whole file over such a part, agyconf's entries with it: fix it there (agyconf validate reports the same on the file).",
+			filepath.Base(file), where),
+		Extra: machineCheck(f.Rule),
 	}
 	if f.Line > 0 {
 		start := posAt(text, f.Line, max(f.Column, 1))

@@ -32,6 +32,7 @@ import (
 	"github.com/agyconf/agyconf/internal/lint"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 // Config is a config read through the pipeline.
@@ -243,8 +244,9 @@ func findingDiag(d *render.Document, f lint.Finding) *hcl.Diagnostic {
 	}
 	diag := &hcl.Diagnostic{
 		Severity: sev,
-		Summary:  "Rendered file breaks " + f.Rule,
-		Detail:   fmt.Sprintf("%s (in the rendered %s; agyconf validate PATH reports the same on the file, rule %s in docs/validate.md).", f.Message, where, f.Rule),
+		Summary:  f.Message,
+		Detail:   fmt.Sprintf("In the rendered %s; agyconf validate PATH reports the same on the file.", where),
+		Extra:    rulebook.Tag{Rule: f.Rule},
 	}
 	if rng := d.OriginOf(f.Pointer); rng.Filename != "" {
 		diag.Subject = &rng

@@ -450,9 +450,11 @@ var instanceRe = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$`)
 // warnings the render that wrote the cache printed, with the files their
 // snippets show.
 type Hit struct {
-	Root     string
-	Warnings hcl.Diagnostics
-	Files    map[string]*hcl.File
+	Root string
+	// Workspace: the cache is a workspace render's.
+	Workspace bool
+	Warnings  hcl.Diagnostics
+	Files     map[string]*hcl.File
 }
 
 // CacheHit tries the short way of a render or check: the cache of the last
@@ -486,7 +488,7 @@ func CacheHit(configPath, rootFlag, instanceFlag string, check bool, identity st
 				return Hit{}, false
 			}
 			warnings, files, ok := decodeWarnings(raw, configPath)
-			return Hit{Root: root, Warnings: warnings, Files: files}, ok
+			return Hit{Root: root, Workspace: scope == model.ScopeWorkspace, Warnings: warnings, Files: files}, ok
 		}(); ok {
 			return hit, true
 		}
@@ -529,9 +531,9 @@ func (s *Session) ConflictDiags() hcl.Diagnostics {
 		if ch.Action != apply.Conflict {
 			continue
 		}
-		d := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Conflict on this machine",
-			Detail: fmt.Sprintf("%s under %s %s; agyconf render would refuse it (exit 3) until that is resolved.", ch.Name(), s.Root, ch.Reason),
-			Extra:  MachineCheck{}}
+		d := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("%s under %s %s", ch.Name(), s.Root, ch.Reason),
+			Detail: "agyconf render would refuse it (exit 3) until that is resolved.",
+			Extra:  machineCheck("root/conflict")}
 		if doc := docs[ch.Path]; doc != nil {
 			if rng := doc.OriginOf(ch.Pointer()); rng.Filename != "" {
 				d.Subject = &rng

@@ -10,16 +10,14 @@ import (
 
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/render"
+	"github.com/agyconf/agyconf/internal/rulebook"
 	"github.com/agyconf/agyconf/internal/secretpath"
 )
 
-// MachineCheck marks a diagnostic about this machine rather than the
-// config (a secret file not readable here): render refuses on it, while
-// validate --config, which judges the config, reports it as a warning.
-type MachineCheck struct{}
-
-// MachineDependent says so, for the JSON form of diagnostics.
-func (MachineCheck) MachineDependent() bool { return true }
+// machineCheck marks a diagnostic about this machine rather than the
+// config, of the rule named (rulebook): validate --config, which judges
+// the config, reports it as a warning, --strict counts it.
+func machineCheck(rule string) rulebook.Tag { return rulebook.Tag{Rule: rule, Machine: true} }
 
 // Secrets checks, where the config calls secret_file(), each secret that
 // must be delivered: an inline secret (written into a file) is read now,
@@ -80,14 +78,15 @@ func (c *Config) secrets(strict, deferUnreadable bool) (map[string]string, map[s
 			if err != nil {
 				d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Secret unreadable",
 					Detail:  fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so it must be readable now; nothing was written.", err),
-					Subject: &rng, Extra: MachineCheck{}}
+					Subject: &rng, Extra: machineCheck("")}
 				switch {
 				case !strict:
 					// validate: the verdict render will give, located.
 					d.Detail = fmt.Sprintf("%v. This secret is written into the rendered file (secret_mode \"inline\"), so agyconf render refuses until it is readable (validate --offline judges the config without this machine).", err)
 				case deferUnreadable:
-					d.Severity, d.Summary = hcl.DiagWarning, "Secret not readable yet"
+					d.Severity, d.Summary = hcl.DiagWarning, rulebook.Line("secret/pending", fmt.Sprintf("the secret %s cannot be read yet", ref.Path))
 					d.Detail = fmt.Sprintf("%v. The entries this secret is written into keep what they hold, and new ones are left out, until it can be read (pending); the rest is rendered.", err)
+					d.Extra = machineCheck("secret/pending")
 					pending[ref.Path] = err.Error()
 				}
 				diags = append(diags, d)
@@ -95,9 +94,9 @@ func (c *Config) secrets(strict, deferUnreadable bool) (map[string]string, map[s
 			continue
 		}
 		if _, err := statExpanded(ref.Path); err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Secret file missing on this machine",
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: rulebook.Line("secret/missing", fmt.Sprintf("the secret %s does not exist here", ref.Path)),
 				Detail:  fmt.Sprintf("%s does not exist yet. It is read when agy starts the server (secret_mode \"exec\": by agyhook exec-env, or by agyhook-bridge for a remote server), so rendering goes on; the server fails to start until the file exists (sops-nix and agenix often decrypt after activation).", ref.Path),
-				Subject: &rng, Extra: MachineCheck{}})
+				Subject: &rng, Extra: machineCheck("secret/missing")})
 		}
 	}
 	return values, pending, diags

@@ -261,7 +261,7 @@ func patchInputSchema(doc *jsonmerge.Doc) error {
 	}
 	var anyOf []any
 	for _, e := range agy.Events() {
-		ref, shape := "#/$defs/handlerBlocks", "One handler per block; repeat the block, or write an array, for more. A matcher is refused here: agy ignores it on this event (reference §2.1)."
+		ref, shape := "#/$defs/handlerBlocks", "One handler per block; repeat the block, or write an array, for more. A matcher is refused here: agy ignores it on this event (skillsaw, agy 1.1.25)."
 		if e.Grouped {
 			ref, shape = "#/$defs/matcherGroupBlocks", "Matcher groups: one group body, or an array of them, run in order."
 		}
@@ -302,9 +302,9 @@ func patchInputSchema(doc *jsonmerge.Doc) error {
 func patchHooksSchema(doc *jsonmerge.Doc) error {
 	var grouped, flat, alts []string
 	for _, e := range agy.Events() {
-		ref, shape := "#/$defs/flatEvent", "Flat: a list of handlers, no matcher groups (reference §2.1)."
+		ref, shape := "#/$defs/flatEvent", "Flat: a list of handlers, no matcher groups."
 		if e.Grouped {
-			ref, shape = "#/$defs/groupedEvent", "Grouped: a list of matcher groups {matcher, hooks}, run in order (reference §2.1)."
+			ref, shape = "#/$defs/groupedEvent", "Grouped: a list of matcher groups {matcher, hooks}, run in order."
 			grouped = append(grouped, string(e.Name))
 		} else {
 			flat = append(flat, string(e.Name))
@@ -324,9 +324,9 @@ func patchHooksSchema(doc *jsonmerge.Doc) error {
 		value any
 		path  []string
 	}{
-		{fmt.Sprintf("A named hook (reference §2.1): enabled plus event lists. Grouped events (%s) take matcher groups; flat events (%s) take handlers directly. Only canonical event names: see the top-level description for why other casings and unknown events are refused.", strings.Join(grouped, ", "), strings.Join(flat, ", ")), []string{"$defs", "namedHook", "description"}},
-		{fmt.Sprintf("The shape of %s: an array of matcher groups (reference §2.1). Handler objects directly in this array are the flat shape, which these events do not take.", strings.Join(grouped, " and ")), []string{"$defs", "groupedEvent", "description"}},
-		{fmt.Sprintf("The shape of %s: an array of handlers (reference §2.1). A matcher group here is the grouped shape, which agy rejects — the whole file — with \"command hook must specify 'command'\" (§2.1).", strings.Join(flat, ", ")), []string{"$defs", "flatEvent", "description"}},
+		{fmt.Sprintf("A named hook: enabled plus event lists. Grouped events (%s) take matcher groups; flat events (%s) take handlers directly. Only canonical event names: see the top-level description for why other casings and unknown events are refused.", strings.Join(grouped, ", "), strings.Join(flat, ", ")), []string{"$defs", "namedHook", "description"}},
+		{fmt.Sprintf("The shape of %s: an array of matcher groups. Handler objects directly in this array are the flat shape, which these events do not take.", strings.Join(grouped, " and ")), []string{"$defs", "groupedEvent", "description"}},
+		{fmt.Sprintf("The shape of %s: an array of handlers. A matcher group here is the grouped shape, which agy rejects — the whole file — with \"command hook must specify 'command'\" (skillsaw, agy 1.1.25; Gobby).", strings.Join(flat, ", ")), []string{"$defs", "flatEvent", "description"}},
 		{names, []string{"$defs", "canonicalEvent", "enum"}},
 		{append([]string{"enabled"}, names...), []string{"$defs", "namedHookKey", "enum"}},
 	} {

@@ -39,7 +39,7 @@ func factsPage() string {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# What agyconf knows about Antigravity\n\n")
 	p("Generated from agyconf's table of facts (`internal/agy`) by `go test ./internal/factsgen -update`; do not edit.\n")
-	p("Every fact names its source — the public agy CLI changelog, the CLI docs in google-antigravity/antigravity-cli, the docs the IDE bundles, a probe of a named build, a third-party tool's report, or the survey of Antigravity's surface agyconf started from (cited as \"reference §…\") — and the agy CLI version that introduced it.\n\n")
+	p("Every fact names its source — the public agy CLI changelog, the CLI docs in google-antigravity/antigravity-cli, the docs the IDE bundles, a probe of a named build, or a third-party tool's report, each by the name the list of [sources](#sources) gives with where to read it — and the agy CLI version that introduced it.\n\n")
 	p("## Versions\n\n")
 	p("`agyconf { agy_version = \"…\" }` is the oldest agy build the rendered files must load on; unknown by default. ")
 	p("What only newer builds read is written only when agy_version says the build has it, since one unknown field or event can cost a whole file. ")
@@ -161,6 +161,13 @@ func factsPage() string {
 	for _, l := range agy.Limits() {
 		p("| `%s` | %s %s | %s | %s |\n", l.ID, thousands(l.Max), l.Unit, cell(l.Summary), cell(l.Source.String()))
 	}
+	p("\n## Sources\n\n")
+	p("Where the sources the facts, `agyconf explain` and the schemas' descriptions cite by name are:\n\n")
+	p("| source | where | what it holds |\n|---|---|---|\n")
+	for _, r := range agy.References() {
+		p("| %s | %s | %s |\n", cell(r.Name), cell(r.Where), cell(r.What))
+	}
+	p("\n")
 	return b.String()
 }
 

@@ -90,7 +90,7 @@ func permissionEntryDescription() string {
 	regex := agy.BehaviourOf(agy.RegexCommandRules)
 	zero := agy.PermissionChangeOf("zero-word-entries")
 	unsandboxed := agy.PermissionChangeOf("unsandboxed-deprecated")
-	return fmt.Sprintf("action or action(target), action one of %s; a bare action means any target (reference §10). Examples: \"command(git *)\", \"mcp(github/*)\", \"read_file\". "+
+	return fmt.Sprintf("action or action(target), action one of %s; a bare action means any target (rulesync). Examples: \"command(git *)\", \"mcp(github/*)\", \"read_file\". "+
 		"A command rule matches its text literally (agy %s); command(%sPATTERN) is a regular expression, read so only from agy %s (%s). "+
 		"An entry whose command tokenizes to zero words (command(time), a comment, ()) matches nothing since agy %s and every command before (%s). "+
 		"unsandboxed rules are deprecated since agy %s in favour of command rules (%s).",

@@ -10,7 +10,7 @@ import (
 	"github.com/agyconf/agyconf/internal/shellquote"
 )
 
-// The timeouts MemPalace ships (reference §13, hooks.json.tmpl; its tests
+// The timeouts MemPalace ships (MemPalace pull request #1633, hooks.json.tmpl; its tests
 // bound them to 10–60 s for Stop and 1–10 s for PreInvocation).
 const (
 	mempalaceSaveTimeout = 30
@@ -18,7 +18,7 @@ const (
 )
 
 // expandMemPalace wires MemPalace as its Antigravity integration does
-// (reference §13): the `mempalace` MCP server running mempalace-mcp, the
+// (MemPalace pull request #1633): the `mempalace` MCP server running mempalace-mcp, the
 // mempalace skill, and the mempalace-save (Stop) and mempalace-wake
 // (PreInvocation) hooks — run by agyhook instead of bash and Python. In
 // plugin mode (the default, as MemPalace installs it) they form the
@@ -37,7 +37,7 @@ func expandMemPalace(cfg *model.Config, h *model.Harness) hcl.Diagnostics {
 	}
 
 	var diags hcl.Diagnostics
-	// agy merges a plugin's servers into the user's (reference §13), so a
+	// agy merges a plugin's servers into the user's (MemPalace, quoting the docs), so a
 	// hand-written "mempalace" server clashes in plugin mode too.
 	for _, s := range cfg.MCPServers {
 		if s.Name == server.Name {
@@ -88,7 +88,7 @@ func expandMemPalace(cfg *model.Config, h *model.Harness) hcl.Diagnostics {
 
 // mempalaceHook builds one named hook running `agyhook <args…>`. Options
 // travel as argv flags because agy discards a handler's env and cwd
-// (reference §0.10); render turns the leading `agyhook` into the tools
+// (skillsaw, agy 1.1.25); render turns the leading `agyhook` into the tools
 // block's path.
 func mempalaceHook(cfg *model.Config, h *model.Harness, name string, ev model.Event, timeout int, args []string) *model.Hook {
 	if d := h.MemPalace.StateDir; d != "" {

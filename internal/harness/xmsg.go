@@ -11,10 +11,10 @@ import (
 // every model call, and the published xmsg wiring uses 5 s.
 const xmsgTimeout = 5
 
-// expandXmsg wires xmsg as its documentation describes (reference §14, the
+// expandXmsg wires xmsg as its documentation describes (sini/xmsg's README and docs, the
 // xmsg page): the `xmsg mcp` server, the `xmsg-register` hook and the
 // `xmsg` skill. The `--event` flags and the PreToolUse/Stop registration
-// come from a newer xmsg than any published source shows (§14, "NOT
+// come from a newer xmsg than any published source shows (xmsg's docs, "NOT
 // FOUND"); legacy_hooks switches to the one published form.
 func expandXmsg(cfg *model.Config, h *model.Harness) hcl.Diagnostics {
 	var diags hcl.Diagnostics

@@ -330,7 +330,7 @@ func (im *importer) run() {
 		if root != "" {
 			for _, n := range []string{"AGENTS.md", "GEMINI.md"} {
 				if p := join(root, n); im.isFile(p) {
-					im.skip(p, "", "agy reads a workspace's %s at the workspace's top, beside %s/ (reference §1), and no source has it read from %s/: it has no effect here; move it up to keep it", n, root, root)
+					im.skip(p, "", "agy reads a workspace's %s at the workspace's top, beside %s/ (skillsaw, sigil), and no source has it read from %s/: it has no effect here; move it up to keep it", n, root, root)
 				}
 			}
 		}

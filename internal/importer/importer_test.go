@@ -1289,7 +1289,7 @@ func TestImportReadsWhatAgyReads(t *testing.T) {
 	}
 	checkItems(t, res,
 		"not imported: .agent rule style: .agents also holds a rule of this name, which is imported; agy reads both roots (two of one name: one wins)",
-		"not imported: .agents/AGENTS.md: agy reads a workspace's AGENTS.md at the workspace's top, beside .agents/ (reference §1), and no source has it read from .agents/: it has no effect here; move it up to keep it")
+		"not imported: .agents/AGENTS.md: agy reads a workspace's AGENTS.md at the workspace's top, beside .agents/ (skillsaw, sigil), and no source has it read from .agents/: it has no effect here; move it up to keep it")
 	var conv []string
 	for _, it := range res.Items {
 		if it.Kind == KindConverted {
@@ -1329,6 +1329,6 @@ func TestImportReadsWhatAgyReads(t *testing.T) {
 	if len(res.Config.Contexts) != 1 || res.Config.Contexts[0].Path != ".gemini/config/AGENTS.md" || res.Config.Agyconf.AgyVersion != "1.2.15" {
 		t.Errorf("contexts %+v, agy_version %q: want config/AGENTS.md and 1.2.15", res.Config.Contexts, res.Config.Agyconf.AgyVersion)
 	}
-	checkItems(t, res, "converted: .gemini/skills/notes: a skill agy reads here too (third-party report: antigravity-cli #103 comments of 2026-05-22; codegraphx, skills-manager (reference 2026-12b row 4)): render writes it to .gemini/antigravity-cli/skills, a folder only third parties show the CLI reading (a workaround reported working in antigravity-cli #103; skill managers list it as the shared skills folder); agyconf writes skills where the CLI's docs and Home Manager put them, and a copy here too would be loaded twice (which one wins is unknown); remove it here once that is in place, or agy loads it twice")
+	checkItems(t, res, "converted: .gemini/skills/notes: a skill agy reads here too (third-party report: antigravity-cli #103 comments of 2026-05-22; codegraphx, skills-manager): render writes it to .gemini/antigravity-cli/skills, a folder only third parties show the CLI reading (a workaround reported working in antigravity-cli #103; skill managers list it as the shared skills folder); agyconf writes skills where the CLI's docs and Home Manager put them, and a copy here too would be loaded twice (which one wins is unknown); remove it here once that is in place, or agy loads it twice")
 	decodeRender(t, res, t.TempDir())
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // legacyIDEMCP is the IDE's old global mcp_config.json, which MemPalace
-// and others still document (reference §1).
+// and others still document (MemPalace).
 const legacyIDEMCP = ".gemini/antigravity/mcp_config.json"
 
 func (im *importer) mcpFiles() {

@@ -171,7 +171,7 @@ func (im *importer) permissionLists(p, unit string, v any, other *model.Permissi
 			}
 		}
 	}
-	// deny over ask over allow (reference §10): an entry in two lists
+	// deny over ask over allow (sigil, CLI 1.2.0; rulesync): an entry in two lists
 	// is kept where agy applies it.
 	for _, list := range []string{"deny", "ask", "allow"} {
 		x, has := m[list]

@@ -37,10 +37,16 @@ func (c *checker) gated(v agy.Version, f Finding) (Finding, bool) {
 		return Finding{}, false
 	}
 	f.Severity = severityOf(f.Rule)
+	// The note says what is wrong, so it goes before the fix.
+	what, fix, hasFix := strings.Cut(f.Message, " — ")
 	if c.version.Known() {
-		f.Message += fmt.Sprintf(": read as written only since agy %s, and the files must load on %s (--agy-version)", v, at)
+		what += fmt.Sprintf(": read as written only since agy %s, and the files must load on %s (--agy-version)", v, at)
 	} else {
-		f.Message += fmt.Sprintf(": read as written only since agy %s, newer than %s, the newest agy agyconf knows", v, at)
+		what += fmt.Sprintf(": read as written only since agy %s, newer than %s, the newest agy agyconf knows", v, at)
+	}
+	f.Message = what
+	if hasFix {
+		f.Message += " — " + fix
 	}
 	return f, true
 }
@@ -221,26 +227,26 @@ func readLimited(path string, listed bool) ([]byte, fs.FileInfo, error) {
 func (c *checker) file(path string, k kind, listed bool) ([]Finding, *BudgetEntry, error) {
 	if k == kindSkillFlat {
 		return []Finding{{Rule: "skill/flat-file", Severity: severityOf("skill/flat-file"), File: path,
-			Message: "a flat skill file: the CLI docs show one (.agents/skills/<name>.md), while a probe found a flat file never discovered (reference §5, 2026-12 §7); every source has agy discover " + filepath.ToSlash(filepath.Join("skills", strings.TrimSuffix(filepath.Base(path), ".md"), "SKILL.md")) + ": move it there"}}, nil, nil
+			Message: "a flat skill file, which agy may never discover — move it to " + filepath.ToSlash(filepath.Join("skills", strings.TrimSuffix(filepath.Base(path), ".md"), "SKILL.md"))}}, nil, nil
 	}
 	var pre []Finding
 	if k == kindAgentFlat {
 		name := strings.TrimSuffix(filepath.Base(path), ".md")
 		pre = append(pre, Finding{Rule: "agent/flat-file", Severity: severityOf("agent/flat-file"), File: path,
-			Message: "a flat subagent file: the CLI's /agents docs call agents directly in agents/ a common mistake, the scanner expecting agents/<name>/agent.md, while rulesync reads the docs as allowing both (reference 2026-12 §4); move it to " + filepath.ToSlash(filepath.Join("agents", name, "agent.md")) + ", the form read under both readings"})
+			Message: "a flat subagent file, which the CLI's docs call a common mistake — move it to " + filepath.ToSlash(filepath.Join("agents", name, "agent.md"))})
 		k = kindAgent
 	}
 	if k == kindSkillNested {
 		return []Finding{{Rule: "skill/nested", Severity: severityOf("skill/nested"), File: path,
-			Message: fmt.Sprintf("a skill nested inside another skill's folder: agy discovers only skills/<name>/SKILL.md, one folder below skills/ (the binary's {appDataDir}/skills/{skill_name}/SKILL.md, reference §1; only direct children load since CLI 1.2.10), so this one is never loaded; move its folder %s up beside the others", filepath.Base(filepath.Dir(path)))}}, nil, nil
+			Message: fmt.Sprintf("a skill nested inside another skill's folder, which agy never loads — move its folder %s up beside the others", filepath.Base(filepath.Dir(path)))}}, nil, nil
 	}
 	if k == kindSkillCase {
 		return []Finding{{Rule: "skill/file-name", Severity: severityOf("skill/file-name"), File: path,
-			Message: fmt.Sprintf("%s: agy reads a skill from SKILL.md, in capitals (reference §5); a case-sensitive filesystem (Linux's) never matches %s, while macOS's and Windows' default ones do, so the skill loads on some machines only: rename it SKILL.md", filepath.Base(path), filepath.Base(path))}}, nil, nil
+			Message: fmt.Sprintf("%s, where agy reads SKILL.md: a case-sensitive filesystem never matches it", filepath.Base(path))}}, nil, nil
 	}
 	if k == kindHooksUnread {
 		return []Finding{{Rule: "hooks/unread-location", Severity: severityOf("hooks/unread-location"), File: path,
-			Message: "agy never reads a hooks.json here: the global file is ~/.gemini/config/hooks.json (reference §1)"}}, nil, nil
+			Message: "agy never reads a hooks.json here"}}, nil, nil
 	}
 	if k == kindPluginHooksSub {
 		out, err := c.pluginHooksSub(path, listed)
@@ -250,12 +256,12 @@ func (c *checker) file(path string, k kind, listed bool) ([]Finding, *BudgetEntr
 		abs, _ := filepath.Abs(path)
 		l, _ := legacyFolderOf(strings.Split(filepath.ToSlash(abs), "/"))
 		return []Finding{{Rule: "skill/legacy-folder", Severity: severityOf("skill/legacy-folder"), File: path,
-			Message: fmt.Sprintf("this skill has no effect: %s is %s; move its folder to %s (docs/agy-facts.md gives the sources)", agy.ScopePath(l.Scope, l.Path), l.Why, legacyTarget(l))}}, nil, nil
+			Message: fmt.Sprintf("this skill has no effect: agy no longer reads %s — move its folder to %s", agy.ScopePath(l.Scope, l.Path), legacyTarget(l))}}, nil, nil
 	}
 	if k == kindSettingsUnread {
-		u, _ := agy.UnreadFileAt(filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))))
+		rel := filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path)))
 		return []Finding{{Rule: "settings/not-read", Severity: severityOf("settings/not-read"), File: path,
-			Message: "what this file holds has no effect: " + u.Why + "; declare settings and permissions in ~/.gemini/antigravity-cli/settings.json (docs/agy-facts.md gives the sources)"}}, nil, nil
+			Message: fmt.Sprintf("agy does not read %s, so what it holds has no effect", rel)}}, nil, nil
 	}
 	data, fi, err := readLimited(path, listed)
 	if err != nil {
@@ -267,7 +273,7 @@ func (c *checker) file(path string, k kind, listed bool) ([]Finding, *BudgetEntr
 	if k == kindMCP && len(data) == 0 {
 		// What agy writes itself on its first run: no servers.
 		b := agy.BehaviourOf(agy.MCPEmptyFile)
-		f, ok := c.gated(b.Since, Finding{Rule: "json/invalid", File: path, Line: 1, Column: 1, Message: "an empty mcp_config.json (agy writes one itself on its first run) is read as no servers by newer builds; older ones stop at startup on it (" + b.Source.String() + ")"})
+		f, ok := c.gated(b.Since, Finding{Rule: "json/invalid", File: path, Line: 1, Column: 1, Message: "an empty mcp_config.json (agy writes one itself on its first run), on which older builds stop at startup — write {} for no servers"})
 		if !ok {
 			return pre, nil, nil
 		}
@@ -293,8 +299,7 @@ func (c *checker) file(path string, k kind, listed bool) ([]Finding, *BudgetEntr
 // says when hooks/hooks.json is missing; hooks/hooks.json says the rest.
 
 func pluginHooksFinding(path, msg string) Finding {
-	return Finding{Rule: "hooks/plugin-location", Severity: severityOf("hooks/plugin-location"), File: path,
-		Message: msg + "; agy builds disagree on which of a plugin's hooks.json and hooks/hooks.json they read (docs/agy-facts.md, \"Where agy reads a plugin's hooks\"), so agyconf writes the same hooks to both"}
+	return Finding{Rule: "hooks/plugin-location", Severity: severityOf("hooks/plugin-location"), File: path, Message: msg}
 }
 
 // pluginHooksRoot judges a plugin's root hooks.json against its
@@ -304,7 +309,7 @@ func (c *checker) pluginHooksRoot(path string) []Finding {
 	if _, err := os.Lstat(sub); err == nil {
 		return nil
 	}
-	return []Finding{pluginHooksFinding(path, "the plugin has no hooks/hooks.json: builds that read a plugin's hooks from there (agy plugin validate on 1.0.4 and 1.0.6, which skips this file; 1.1.24 and 1.2.7 when they load) never run these hooks")}
+	return []Finding{pluginHooksFinding(path, "the plugin has no hooks/hooks.json, so builds that read a plugin's hooks from there (1.0.4, 1.0.6, 1.1.24, 1.2.7) never run these hooks")}
 }
 
 // pluginHooksSub judges a plugin's hooks/hooks.json: as any hooks.json,
@@ -329,7 +334,7 @@ func (c *checker) pluginHooksSub(path string, listed bool) ([]Finding, error) {
 	root := filepath.Join(plugin, "hooks.json")
 	rootData, _, rootErr := readLimited(root, false)
 	if errors.Is(rootErr, fs.ErrNotExist) {
-		return append(out, pluginHooksFinding(path, "the plugin has no root hooks.json: builds that read a plugin's hooks from there (the docs of Antigravity 2.0, the CLI and the IDE; agy plugin install on 1.1.26) never run these hooks")), nil
+		return append(out, pluginHooksFinding(path, "the plugin has no root hooks.json, so builds that read a plugin's hooks from there (the docs of every product; 1.1.26) never run these hooks")), nil
 	}
 	for _, f := range out {
 		if f.Severity == Error {
@@ -337,11 +342,11 @@ func (c *checker) pluginHooksSub(path string, listed bool) ([]Finding, error) {
 			if f.Pointer != "" {
 				at = " at " + f.Pointer
 			}
-			return []Finding{pluginHooksFinding(path, fmt.Sprintf("agy does not load this file as written (%s%s: %s): builds that read a plugin's hooks/hooks.json (1.1.24 and 1.2.7 at load: \"Failed to parse hooks for plugin\") drop it, and may not read the plugin's hooks.json then, so its hooks may not run there; a plugin for Claude Code too, which reads hooks/hooks.json in its own shape, cannot serve both there", f.Rule, at, f.Message))}, nil
+			return []Finding{pluginHooksFinding(path, fmt.Sprintf("agy does not load this file as written (%s%s: %s), so builds that read a plugin's hooks/hooks.json (1.1.24, 1.2.7) drop it and may not run its hooks — keep a Claude Code plugin's hooks out of hooks/hooks.json, or give it agy's hooks", f.Rule, at, strings.SplitN(f.Message, " — ", 2)[0]))}, nil
 		}
 	}
 	if rootErr == nil && !sameJSON(data, rootData) {
-		out = append(out, pluginHooksFinding(path, "it differs from the plugin's hooks.json: which hooks run depends on the build"))
+		out = append(out, pluginHooksFinding(path, "it differs from the plugin's hooks.json, so which hooks run depends on the build"))
 	}
 	return out, nil
 }
@@ -358,7 +363,7 @@ func sameJSON(a, b []byte) bool {
 
 // check lints the bytes of one document of kind k, named path in
 // findings. perm is its mode (0: unknown); inPlugin says it belongs to a
-// plugin, whose hooks start in the plugin's folder (reference §2.2).
+// plugin, whose hooks start in the plugin's folder (pstack).
 func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPlugin bool) ([]Finding, error) {
 	// A file of thousands of unknown keys lists MaxFindings of them and
 	// counts the rest (unknownFields), never building each one's finding.
@@ -511,14 +516,14 @@ func (c *checker) rules(path string, k kind, tree *jsonmerge.Tree, root any, per
 func (c *checker) markdown(path string, k kind, data []byte, add func(string, int, int, string, string), addSince func(agy.Version, string, int, int, string, string)) {
 	if abs, err := c.memo.abs(path); err == nil {
 		if r, ok := readingOf(strings.Split(filepath.ToSlash(abs), "/"), k); ok {
-			addSince(agy.BehaviourOf(r.Feature).Since, "rule/newer-agy", 0, 0, "", fmt.Sprintf("rules at %s are read (%s)", r.Path, r.Source))
+			addSince(agy.BehaviourOf(r.Feature).Since, "rule/newer-agy", 0, 0, "", fmt.Sprintf("rules at %s are read", r.Path))
 		}
 	}
 	switch k {
 	case kindSkill:
 		_, body, _, err := frontmatter.Split(data)
 		if l := agy.LimitOf(agy.SkillBody); err == nil && l.Exceeds(string(body)) {
-			add("skill/body-size", 0, 0, "", fmt.Sprintf("the skill body is %d %s: %s (%s)", l.Measure(string(body)), l.Unit, l.Summary, l.Source))
+			add("skill/body-size", 0, 0, "", fmt.Sprintf("the skill body is %d %s; agy keeps the first %d", l.Measure(string(body)), l.Unit, l.Max))
 		}
 		newerKeys(k, data, addSince)
 	case kindAgent:
@@ -543,7 +548,7 @@ func (c *checker) markdown(path string, k kind, data []byte, add func(string, in
 			body = data
 		}
 		if l := agy.LimitOf(agy.WorkflowBody); l.Exceeds(string(body)) {
-			add("workflow/size", 0, 0, "", fmt.Sprintf("the body is %d %s: %s (%s)", l.Measure(string(body)), l.Unit, l.Summary, l.Source))
+			add("workflow/size", 0, 0, "", fmt.Sprintf("the body is %d %s; agy reads the first %d", l.Measure(string(body)), l.Unit, l.Max))
 		}
 	}
 }
@@ -728,7 +733,7 @@ func mapHooks(segs []string, m string) string {
 		switch last {
 		case "timeout":
 			// A type error drops the file; 0 and negative values load
-			// (reference §2.2), so range findings stay generic.
+			// (skillsaw), so range findings stay generic.
 			if strings.Contains(m, "want integer") || strings.Contains(m, "fraction") || strings.Contains(m, "exponent") {
 				return "hooks/timeout"
 			}
@@ -817,7 +822,7 @@ func (m *memo) matcher(pattern string) (rule, msg string) {
 		return v[0], v[1]
 	}
 	if _, err := regexp.Compile(pattern); err != nil {
-		rule, msg = "hooks/matcher-regexp", fmt.Sprintf("matcher %q is not a valid regular expression (%v): agy loads it without compiling it, and it will not match as meant; use \"\" or \"*\" for every tool (reference §2.3)", pattern, err)
+		rule, msg = "hooks/matcher-regexp", fmt.Sprintf("matcher %q is not a valid regular expression (%v), so it never matches as meant", pattern, err)
 	} else if why := neverMatches(pattern); why != "" {
 		rule, msg = "hooks/matcher-never-matches", fmt.Sprintf("matcher %q %s", pattern, why)
 	}
@@ -833,7 +838,7 @@ func (m *memo) matcher(pattern string) (rule, msg string) {
 // CORTEX_STEP_TYPE_ prefix (run_command, view_file, browser_…).
 func neverMatches(m string) string {
 	if strings.Contains(m, `\|`) {
-		return "has \\|, which a regular expression reads as a literal |, and no tool name has one: the bundled docs' \"run_command\\|view_file\" is a table's escape; write run_command|view_file for either tool"
+		return "has \\|, a literal | no tool name has (the bundled docs' \"run_command\\|view_file\" is a table's escape) — write run_command|view_file for either tool"
 	}
 	re, err := syntax.Parse(m, syntax.Perl)
 	if err != nil {
@@ -864,7 +869,7 @@ func neverMatches(m string) string {
 		}
 		capitals = append(capitals, strconv.Quote(name))
 	}
-	return fmt.Sprintf("names only %s, with capitals: agy's tool names are lowercase step types (the bundled docs: run_command, view_file, browser_…) and a matcher must match the whole name, so it selects no tool (Claude Code's Bash is agy's run_command)", strings.Join(capitals, ", "))
+	return fmt.Sprintf("names only %s, with capitals, so it selects no tool: agy's tool names are lowercase (Claude Code's Bash is agy's run_command)", strings.Join(capitals, ", "))
 }
 
 func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin bool, add func(string, int, int, string, string)) {
@@ -885,7 +890,7 @@ func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin b
 		if rest, ok := strings.CutPrefix(prog, "~/"); ok && c.machine {
 			if home, err := os.UserHomeDir(); err == nil {
 				if why := c.notRunnable(filepath.Join(home, rest)); why != "" {
-					add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q (agy expands ~ to %s) %s here; agy runs the command under sh -c, and if it is missing there too the hook answers nothing, which builds treat differently (reference §2.2, §0.3)", prog, home, why))
+					add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q (agy expands ~ to %s) %s here", prog, home, why))
 				}
 			}
 		}
@@ -894,10 +899,10 @@ func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin b
 	if strings.Contains(prog, "/") {
 		switch {
 		case !filepath.IsAbs(prog) && !inPlugin:
-			add("hooks/relative-command", l, col, ptr+"/command", fmt.Sprintf("the command runs %q, a relative path: agy starts a hook in the folder that holds its hooks.json (the IDE's bundled docs), so it runs that folder's %s, and older agy builds were reported to start hooks elsewhere; use an absolute path (reference §2.2)", prog, prog))
+			add("hooks/relative-command", l, col, ptr+"/command", fmt.Sprintf("the command runs %q, a relative path", prog))
 		case filepath.IsAbs(prog) && c.machine:
 			if why := c.notRunnable(prog); why != "" {
-				add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q %s here; agy runs the command under sh -c, and if it is missing there too the hook answers nothing, which builds treat differently (reference §2.2, §0.3); a placeholder such as /ABSOLUTE/PATH/TO/… is meant to be replaced", prog, why))
+				add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q %s here", prog, why))
 			}
 		}
 		return
@@ -906,7 +911,7 @@ func (c *checker) handler(h map[string]any, ptr string, loc *locator, inPlugin b
 		return
 	}
 	if _, err := c.lookPath(prog); err != nil {
-		add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q is not on PATH here; agy runs the command under sh -c, and if it is missing there too the hook answers nothing, which builds treat differently (reference §2.2, §0.3); use an absolute path or install it", prog))
+		add("hooks/command-not-found", l, col, ptr+"/command", fmt.Sprintf("%q is not on PATH here", prog))
 	}
 }
 
@@ -960,7 +965,7 @@ func (c *checker) acpToken(path string, root any, loc *locator, add func(string,
 		return
 	}
 	l, col := loc.value("/auth/type")
-	add("settings/acp-no-token", l, col, "/auth/type", fmt.Sprintf("auth.type is %q but no %s is stored beside this settings.json: the ACP server's session/new then starts an interactive browser sign-in and waits for it, about %d minutes, so a headless client hangs that long (%s). Sign in once where a browser can open (the ACP authenticate method with %s), or use gemini-api-key for headless runs", t, m.TokenFile, agy.ACPSignInWait/60, agy.ACPTokens(), t))
+	add("settings/acp-no-token", l, col, "/auth/type", fmt.Sprintf("auth.type is %q but no %s is beside this settings.json, so a headless session/new waits about %d minutes for a browser sign-in — sign in once where a browser can open (the ACP authenticate method with %s), or use gemini-api-key for headless runs", t, m.TokenFile, agy.ACPSignInWait/60, t))
 }
 
 // tokensMayBeInKeychain reports whether the ACP server may keep its tokens
@@ -981,34 +986,34 @@ func tokensMayBeInKeychain() bool {
 // severity of a finding, the rule's own when "".
 func (c *checker) permission(list string, p agy.Permission, addAs func(sev Severity, rule, msg string), addSince func(v agy.Version, rule, msg string)) {
 	add := func(rule, msg string) { addAs(severityOf(rule), rule, msg) }
-	if advice := p.DeprecationAdvice(list); advice != "" {
-		add("settings/deprecated-action", advice)
+	if line := p.DeprecationLine(); line != "" {
+		add("settings/deprecated-action", line)
 	}
 	if p.ZeroCommandWords() {
 		ch := agy.PermissionChangeOf("zero-word-entries")
-		msg := fmt.Sprintf("%q names no command: its target tokenizes to zero command words (time alone, a comment, an empty compound such as ()); agy %s and newer match it against nothing (%s)", p.String(), ch.Since, ch.Source)
+		msg := fmt.Sprintf("%q names no command (its target tokenizes to zero command words), so agy %s and newer match it against nothing", p.String(), ch.Since)
 		sev := severityOf("settings/zero-word-entry")
 		if list == "allow" {
 			msg += ", and older builds matched it against every command, auto-approving anything the agent ran"
 			if !agy.JudgedAt(c.version).AtLeast(ch.Since) {
 				// The files must load on such a build (--agy-version).
 				sev = Error
-				msg += fmt.Sprintf(" — as %s (--agy-version) does", c.version)
+				msg += fmt.Sprintf(", as %s (--agy-version) does", c.version)
 			}
 		}
-		addAs(sev, "settings/zero-word-entry", msg+"; name the command, or delete the entry")
+		addAs(sev, "settings/zero-word-entry", msg)
 	}
 	pattern, isPattern := p.Pattern()
 	if !isPattern {
-		if advice := p.LookalikeAdvice(); advice != "" {
-			add("settings/literal-pattern", advice)
+		if line := p.LookalikeLine(); line != "" {
+			add("settings/literal-pattern", line)
 		}
 		return
 	}
 	b := agy.BehaviourOf(agy.RegexCommandRules)
-	addSince(b.Since, "settings/newer-agy", fmt.Sprintf("the pattern rule %q (older builds read every rule as a pattern, \"regex:\" included, so it matches nothing there)", p.String()))
+	addSince(b.Since, "settings/newer-agy", fmt.Sprintf("the pattern rule %q, which older builds read literally, \"regex:\" included", p.String()))
 	if _, err := regexp.Compile(pattern); err != nil {
-		add("settings/regex-rule", fmt.Sprintf("the pattern of %q does not compile as a regular expression in Go's RE2 syntax, which is what this checks (agy is a Go program; its own engine is undocumented, and if it is RE2 the rule never matches): %v", p.String(), err))
+		add("settings/regex-rule", fmt.Sprintf("the pattern of %q does not compile in Go's RE2 syntax (%v)", p.String(), err))
 	}
 }
 
@@ -1046,17 +1051,17 @@ func (c *checker) program(prog, ptr string, loc *locator, add func(string, int, 
 	switch {
 	case prog == "":
 	case strings.HasPrefix(prog, "~"):
-		add("mcp/tilde-command", l, col, ptr, fmt.Sprintf("the server runs %q: agy starts MCP servers without a shell, so nothing expands ~; write the absolute path", prog))
+		add("mcp/tilde-command", l, col, ptr, fmt.Sprintf("the server runs %q, and nothing expands ~: agy starts servers without a shell", prog))
 	case strings.Contains(prog, "/") && !filepath.IsAbs(prog):
-		add("mcp/relative-command", l, col, ptr, fmt.Sprintf("the server runs %q, a relative path: agy starts MCP servers in whatever folder it was started in; write the absolute path, or a bare name found on PATH", prog))
+		add("mcp/relative-command", l, col, ptr, fmt.Sprintf("the server runs %q, a relative path", prog))
 	case !c.machine:
 	case filepath.IsAbs(prog):
 		if why := c.notRunnable(prog); why != "" {
-			add("mcp/command-not-found", l, col, ptr, fmt.Sprintf("the server runs %q, which %s here; if it is missing where agy runs too, agy cannot start the server (reference §3); a placeholder such as /ABSOLUTE/PATH/TO/… is meant to be replaced", prog, why))
+			add("mcp/command-not-found", l, col, ptr, fmt.Sprintf("the server runs %q, which %s here", prog, why))
 		}
 	default:
 		if _, err := c.lookPath(prog); err != nil {
-			add("mcp/command-not-found", l, col, ptr, fmt.Sprintf("the server runs %q, which is not on PATH here; agy looks it up on its own PATH, where it may be missing too (reference §3); use an absolute path or install it", prog))
+			add("mcp/command-not-found", l, col, ptr, fmt.Sprintf("the server runs %q, which is not on PATH here", prog))
 		}
 	}
 }
@@ -1117,13 +1122,13 @@ func (c *checker) credentials(root any, loc *locator, perm os.FileMode, add func
 			for key, val := range m {
 				str, ok := val.(string)
 				// A value that is only a ${VAR} reference holds no
-				// credential (whether agy expands it is unverified, §3).
+				// credential (whether agy expands it is unverified: skillsaw shows it, a Looker plugin says agy cannot).
 				if !ok || str == "" || !c.credential.MatchString(key) || (field == "oauth" && key == "clientId") || c.reference.MatchString(str) {
 					continue
 				}
 				vp := base + "/" + field + "/" + escape(key)
 				l, col := loc.value(vp)
-				add("mcp/inline-credential", l, col, vp, fmt.Sprintf("%s.%s holds a credential inline in a file with mode %04o: anyone who can read the file can read it. agyconf itself writes such values here on purpose, into a 0600 file, when secret_file() is used; chmod 600 this file or keep the credential out of it", field, key, perm))
+				add("mcp/inline-credential", l, col, vp, fmt.Sprintf("%s.%s holds a credential inline in a file with mode %04o, which others can read", field, key, perm))
 			}
 		}
 	}

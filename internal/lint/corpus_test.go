@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -216,30 +215,5 @@ func TestCorpus(t *testing.T) {
 	sort.Strings(stray)
 	if len(stray) > 0 {
 		t.Errorf("corpus cases for rules that do not exist: %v", stray)
-	}
-}
-
-// TestRules checks the rule table: sorted, unique ids with a kind prefix,
-// an effect (hence a severity, agy's policy), a source and a Why.
-func TestRules(t *testing.T) {
-	rs := lint.Rules()
-	kinds := map[string]bool{"hooks": true, "mcp": true, "plugin": true, "skill": true, "rule": true, "workflow": true, "agent": true, "settings": true, "config": true, "json": true, "ignore": true}
-	for i, r := range rs {
-		if i > 0 && rs[i-1].ID >= r.ID {
-			t.Errorf("rules not sorted or duplicated at %s", r.ID)
-		}
-		k, _, ok := strings.Cut(r.ID, "/")
-		if !ok || !kinds[k] {
-			t.Errorf("%s: the id has no known kind prefix", r.ID)
-		}
-		if !slices.Contains(agy.Effects(), r.Effect) {
-			t.Errorf("%s: effect %q is none of agy's", r.ID, r.Effect)
-		}
-		if r.Source.Evidence == "" || r.Source.Ref == "" {
-			t.Errorf("%s: no source", r.ID)
-		}
-		if !strings.Contains(r.Why, "reference §") {
-			t.Errorf("%s: Why cites no reference section", r.ID)
-		}
 	}
 }

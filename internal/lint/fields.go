@@ -39,7 +39,7 @@ func (c *checker) unknownFields(rule, schemaName, defPtr string, path []string, 
 			continue
 		}
 		c.unknownBudget--
-		add(rule, m.Line, m.Col, base+"/"+escape(m.Name), fmt.Sprintf("%q is a member of %s agyconf does not know: %s; agyconf writes such a member only from extra = { … }", shortName(m.Name), shortName(what), unknownWhy(rule)))
+		add(rule, m.Line, m.Col, base+"/"+escape(m.Name), fmt.Sprintf("%q on %s is no field agyconf knows", shortName(m.Name), shortName(what)))
 	}
 }
 
@@ -54,22 +54,6 @@ func shortName(s string) string {
 		i--
 	}
 	return s[:i] + "…"
-}
-
-func unknownWhy(rule string) string {
-	switch rule {
-	case "mcp/unknown-field":
-		return "agy ignores keys it does not read (reference §3), so it is a newer build's field or a misspelling that does nothing"
-	case "agent/unknown-field":
-		return "agy adds subagent keys between releases and no source shows an unknown one dropping the subagent (reference §8), so it is a newer build's key or a misspelling that does nothing"
-	case "rule/unknown-field":
-		return "agy reads trigger, globs and description of a rule (reference §6) and ignores any other key, so it does nothing (another tool's key, such as Cursor's alwaysApply or a name, or a misspelling)"
-	case "workflow/unknown-field":
-		return "agy reads only description of a workflow (reference §7) and ignores any other key, so it does nothing (another tool's key, such as a name or allowed-tools, or a misspelling)"
-	case "plugin/unknown-field":
-		return "agy discards keys it does not read and still loads the plugin (measured on 1.1.25), so it is a newer build's field or a misspelling that does nothing, and the CLI docs' schema refuses it"
-	}
-	return "a newer build's key or a misspelling that does nothing"
 }
 
 // properties caches schema.Properties for one run.
@@ -102,7 +86,7 @@ func (c *checker) pluginManifest(root any, loc *locator, add func(string, int, i
 	c.unknownFields("plugin/unknown-field", "plugin", "", nil, loc, add, "plugin.json")
 	if d, ok := m["disabled"].(bool); ok {
 		l, col := loc.value("/disabled")
-		add("plugin/disabled", l, col, "/disabled", fmt.Sprintf("\"disabled\": %v only seeds the plugin's enablement when agy first discovers it (agy 1.1.11): from then on its entry in ~/.gemini/config/config.json decides, whatever the manifest says; switch the plugin with agy plugin enable|disable, or agyconf's plugin { enabled = … }", d))
+		add("plugin/disabled", l, col, "/disabled", fmt.Sprintf("\"disabled\": %v only seeds the plugin's enablement when agy first discovers it; ~/.gemini/config/config.json decides afterwards", d))
 	}
 }
 
@@ -148,6 +132,6 @@ func (c *checker) unknownKeys(data []byte, rule, schemaName string, add func(str
 		if l > 0 {
 			col = 1
 		}
-		add(rule, l, col, "/"+escape(k), fmt.Sprintf("%q is a frontmatter key agyconf does not know: %s; agyconf writes such a key only from extra = { … }", k, unknownWhy(rule)))
+		add(rule, l, col, "/"+escape(k), fmt.Sprintf("%q is no frontmatter key agyconf knows", k))
 	}
 }

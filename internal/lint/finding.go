@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 // Severity of a finding follows agy's severity policy (agy.Effect): an
@@ -20,21 +21,9 @@ const (
 	Warning = agy.Warning
 )
 
-// Rule is one check, as documented in the rule table of docs/validate.md.
-type Rule struct {
-	ID string // stable, such as "hooks/top-level-enabled"
-	// Effect is what agy does with what the rule finds; its findings'
-	// severity follows from it (Severity), never chosen per rule.
-	Effect agy.Effect
-	// Source is where what agy does is known from.
-	Source agy.Source
-	// Why is one line on what goes wrong in Antigravity when the rule is
-	// broken, citing the reference where it can.
-	Why string
-}
-
-// Severity is the severity of the rule's findings, by agy's policy.
-func (r Rule) Severity() Severity { return r.Effect.Severity() }
+// Rule is one check, as documented in the rule table of docs/validate.md
+// and by agyconf explain: rulebook's.
+type Rule = rulebook.Rule
 
 // Finding is one problem in one file.
 type Finding struct {
@@ -71,12 +60,14 @@ func Sort(fs []Finding) {
 	})
 }
 
-// cite gives every finding its rule's source: every finding keeps where
-// what it says agy does is known from.
+// cite gives every finding its rule's source (where what it says agy
+// does is known from) and ends its message with the fix, its own or the
+// rule's (rulebook.Line): one line says what is wrong and what to do.
 func cite(fs []Finding) {
 	for i := range fs {
 		if fs[i].Source == "" {
 			fs[i].Source = sourceOf(fs[i].Rule)
 		}
+		fs[i].Message = rulebook.Line(fs[i].Rule, fs[i].Message)
 	}
 }

@@ -32,13 +32,13 @@ func ignoreFindings(path string, data []byte) []Finding {
 		}
 		switch {
 		case bytes.IndexByte(ln, 0) >= 0:
-			add("ignore/encoding", line, "the line holds a NUL byte; how agy reads .antigravityignore is undocumented, and a pattern with one matches no file name")
+			add("ignore/encoding", line, "the line holds a NUL byte, so its pattern matches no file name")
 		case !utf8.Valid(ln):
-			add("ignore/encoding", line, "the line is not valid UTF-8; how agy reads .antigravityignore is undocumented, so the pattern may match nothing")
+			add("ignore/encoding", line, "the line is not valid UTF-8, so its pattern may match nothing")
 		}
 	}
 	if _, _, _, err := apply.ManagedBlock(agy.BlockHashComment, data); err != nil {
-		add("ignore/managed-block", 0, fmt.Sprintf("%v; agyconf render refuses to write this file until it is repaired", err))
+		add("ignore/managed-block", 0, fmt.Sprintf("%v, so agyconf render refuses to write this file", err))
 	}
 	return out
 }

@@ -75,13 +75,13 @@ func newerKeys(k kind, data []byte, addSince func(agy.Version, string, int, int,
 				continue
 			}
 			if line, col, ok := at(f.Key); ok {
-				addSince(f.Since(), "agent/newer-agy", line, col, pointerOf([]string{f.Key}), fmt.Sprintf("the subagent key %s (%s): an older agy ignores it, and the agent runs without it", f.Key, agy.BehaviourOf(f.Feature).Source))
+				addSince(f.Since(), "agent/newer-agy", line, col, pointerOf([]string{f.Key}), fmt.Sprintf("the subagent key %s, which an older agy ignores", f.Key))
 			}
 		}
 	case kindSkill:
 		for _, f := range agy.SkillFields() {
 			if line, col, ok := at(f.Path...); ok {
-				addSince(f.Since(), "skill/newer-agy", line, col, pointerOf(f.Path), fmt.Sprintf("the SKILL.md key %s (%s): an older agy ignores it", f.Key(), agy.BehaviourOf(f.Feature).Source))
+				addSince(f.Since(), "skill/newer-agy", line, col, pointerOf(f.Path), fmt.Sprintf("the SKILL.md key %s, which an older agy ignores", f.Key()))
 			}
 		}
 	}
@@ -163,15 +163,14 @@ func RuleBudget(entries []BudgetEntry) []Finding {
 			if i > 0 {
 				what = fmt.Sprintf("the %d rules up to this one are", i+1)
 			}
-			return []Finding{{Rule: "rule/size", Severity: severityOf("rule/size"), File: e.Path,
-				Message: fmt.Sprintf("%s about %d tokens (estimated as bytes / 4): %s (%s); keep the rules short, or move detail into skills, which load on demand", what, tokens, l.Summary, l.Source)}}
+			fs := []Finding{{Rule: "rule/size", Severity: severityOf("rule/size"), File: e.Path,
+				Message: fmt.Sprintf("%s about %d tokens (bytes / 4), over the %d agy reads of user and workspace rules", what, tokens, l.Max)}}
+			cite(fs)
+			return fs
 		}
 	}
 	return nil
 }
-
-// includeSource is where agyconf knows @path includes in rules from.
-const includeSource = "third-party report: @path includes in rules, Antigravity 2.0 v2.11.0 (reference 2026-12 §7); a relative path resolves against the rule file, an absolute one is tried as it is, then against the repository (reference §6)"
 
 // includes finds the @path includes of a rule's text outside code: an @
 // at the start of a line or after white space, followed by a path that
@@ -299,7 +298,7 @@ func (c *checker) missingIncludes(path string, data []byte, add func(string, int
 			}
 		}
 		if !found {
-			add("rule/include-missing", first+in.line, in.col, "", fmt.Sprintf("@%s names no file here (looked for %s); agy brings in nothing for it (%s)", inc, strings.Join(tried, ", "), includeSource))
+			add("rule/include-missing", first+in.line, in.col, "", fmt.Sprintf("@%s names no file here (looked for %s), so agy brings in nothing for it", inc, strings.Join(tried, ", ")))
 		}
 	}
 }
@@ -330,7 +329,7 @@ func ruleTrigger(data []byte, add func(string, int, int, string, string)) {
 		if line > 0 {
 			col = 1
 		}
-		add("rule/no-trigger", line, col, "", what+": agy CLI 1.3.1 was measured to discard a rule without a valid trigger (Torque's agy notes), and 1.1.4 to load a rule only with trigger: always_on (attune-ai #1444), while rulesync writes rules without frontmatter and agy's docs name no default (reference §6): write trigger: always_on (or glob, model_decision, manual) to be sure it loads")
+		add("rule/no-trigger", line, col, "", what+", which some agy builds discard")
 		return
 	}
 	if _, has := m["globs"]; has && t != "glob" {
@@ -340,6 +339,6 @@ func ruleTrigger(data []byte, add func(string, int, int, string, string)) {
 				l = line + i
 			}
 		}
-		add("rule/globs-ignored", l, 1, "/globs", fmt.Sprintf("globs beside trigger %v: agy reads globs only for trigger: glob (reference §6), so they do nothing here", t))
+		add("rule/globs-ignored", l, 1, "/globs", fmt.Sprintf("globs beside trigger %v, which agy ignores: it reads globs only for trigger: glob", t))
 	}
 }

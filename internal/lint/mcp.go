@@ -78,34 +78,34 @@ func (c *checker) mcpIgnored(root any, loc *locator, add func(string, int, int, 
 		_, server := s["serverUrl"]
 		_, url := s["url"]
 		if e, has := s["enabled"]; has {
-			at("mcp/enabled", "enabled", fmt.Sprintf("agy does not read enabled on an MCP server: the server runs whatever it says (%s); write \"disabled\": true to turn it off", jsonText(e)))
+			at("mcp/enabled", "enabled", fmt.Sprintf("agy does not read enabled on an MCP server, so the server runs whatever it says (%s)", jsonText(e)))
 		}
 		if _, has := s["httpUrl"]; has {
-			at("mcp/ignored-field", "httpUrl", "httpUrl is Gemini CLI's field, which agy ignores (it reads serverUrl, reference §3): write the address as serverUrl")
+			at("mcp/ignored-field", "httpUrl", "httpUrl is Gemini CLI's field, which agy ignores — write the address as serverUrl")
 		}
 		switch {
 		case server && local:
-			at("mcp/url-and-command", "command", "agy connects to serverUrl and ignores command (reference §3); keep one of them")
+			at("mcp/url-and-command", "command", "agy connects to serverUrl and ignores command")
 		case url && local:
-			at("mcp/url-and-command", "command", "a server with both url and command: no source says which agy uses (reference §3); keep one of them")
+			at("mcp/url-and-command", "command", "a server with both url and command, of which no source says which agy uses")
 		}
 		if server && url {
-			at("mcp/ignored-field", "url", "agy reads serverUrl first and ignores url (reference §3); keep one of them")
+			at("mcp/ignored-field", "url", "agy reads serverUrl first and ignores url — keep one of them")
 		}
 		if _, has := s["type"]; has && (local || server) {
-			at("mcp/ignored-field", "type", "type beside command or serverUrl: agy was measured to read it with url only (reference §3), and no source gives it a meaning here, so it does nothing (servers written so load: realworld cases 15, 16)")
+			at("mcp/ignored-field", "type", "type beside command or serverUrl, where no source gives it a meaning (agy was measured to read it with url only), so it does nothing")
 		}
 		if server || url {
 			for _, k := range []string{"args", "env", "cwd"} {
 				if _, has := s[k]; has && !local {
-					at("mcp/ignored-field", k, k+" on a remote server: agy reaches it at its URL and starts nothing, so it is ignored (reference §3; Home Manager strips it too)")
+					at("mcp/ignored-field", k, k+" on a remote server, which agy reaches at its URL and starts nothing, so it is ignored")
 				}
 			}
 		}
 		if local && !server && !url {
 			for _, k := range []string{"headers", "authProviderType", "oauth"} {
 				if _, has := s[k]; has {
-					at("mcp/ignored-field", k, k+" on a server started by command: only a remote server is sent it, so agy has no use for it (reference §3; no source shows what agy does with it)")
+					at("mcp/ignored-field", k, k+" on a server started by command, which agy sends nothing, so it has no use for it")
 				}
 			}
 		}

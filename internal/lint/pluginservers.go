@@ -125,10 +125,10 @@ func (c *checker) permissionServers(root any, loc *locator, at []string, add fun
 				}
 				note := ""
 				if !c.version.Known() {
-					note = fmt.Sprintf(" (older builds know the server as %s; pass --agy-version to judge for a given build)", server)
+					note = fmt.Sprintf(" (older builds know it as %s: --agy-version judges for one)", server)
 				}
 				l, col := loc.value(ptr)
-				add("settings/plugin-server-name", l, col, ptr, fmt.Sprintf("%q names the MCP server %s of the plugin %s, which agy %s and newer call %s: there the entry matches nothing; write %q%s",
+				add("settings/plugin-server-name", l, col, ptr, fmt.Sprintf("%q names the MCP server %s of the plugin %s, which agy %s and newer call %s, so it matches nothing there — write %q%s",
 					shortName(entry), server, strings.Join(ps, ", "), since, strings.Join(names, ", "), "mcp("+names[0]+strings.TrimPrefix(target, server), note))
 			}
 			if pn, ok := servers.namespaced[server]; ok {

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 // Counts tallies findings by severity.
@@ -22,8 +25,12 @@ func Counts(fs []Finding) (errors, warnings int) {
 	return errors, warnings
 }
 
-// WriteText prints findings grouped by file, coloured when color is set.
-func WriteText(out io.Writer, fs []Finding, color bool) {
+// WriteText prints each finding on one line, FILE:LINE:COLUMN: severity:
+// RULE: what is wrong — the fix (FILE: … for one about the whole file),
+// as agyconf's warnings about a config are printed, then the counts;
+// coloured when color is set. With explain, each rule found is explained
+// after the list, once (rulebook.Explain).
+func WriteText(out io.Writer, fs []Finding, color, explain bool) {
 	// One write, not one a line: a thousand findings to a terminal or a
 	// pipe were a thousand write calls.
 	w := bufio.NewWriter(out)
@@ -34,30 +41,33 @@ func WriteText(out io.Writer, fs []Finding, color bool) {
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
-	file := ""
+	var rules []string
+	seen := map[string]bool{}
 	for _, f := range fs {
-		if f.File != file {
-			if file != "" {
-				fmt.Fprintln(w)
-			}
-			file = f.File
-			fmt.Fprintln(w, paint("1", file))
+		if !seen[f.Rule] {
+			seen[f.Rule] = true
+			rules = append(rules, f.Rule)
 		}
-		sev := paint("31", string(f.Severity))
+		sev := paint("1;31", string(f.Severity))
 		if f.Severity == Warning {
-			sev = paint("33", string(f.Severity))
+			sev = paint("1;33", string(f.Severity))
 		}
-		pos := fmt.Sprintf("%d:%d", f.Line, f.Column)
-		if f.Line == 0 {
-			pos = "-"
+		place := f.File
+		if f.Line > 0 {
+			place = fmt.Sprintf("%s:%d:%d", f.File, f.Line, max(f.Column, 1))
 		}
-		fmt.Fprintf(w, "  %-8s %s %s [%s]\n", pos, sev, f.Message, f.Rule)
+		fmt.Fprintf(w, "%s: %s: %s: %s\n", place, sev, f.Rule, strings.ReplaceAll(f.Message, "\n", " "))
 	}
 	errs, warns := Counts(fs)
 	if len(fs) > 0 {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%d error(s), %d warning(s)\n", errs, warns)
+	if explain {
+		for _, id := range rules {
+			fmt.Fprintf(w, "\n%s", rulebook.Explain(ruleOf(id)))
+		}
+	}
 }
 
 // WriteJSON prints findings as one JSON document.

@@ -26,13 +26,10 @@ var sampleRules = []Rule{
 
 func TestWriteText(t *testing.T) {
 	var b bytes.Buffer
-	WriteText(&b, sampleFindings, false)
-	want := `a/hooks.json
-  2:3      error top-level enabled drops the file [hooks/top-level-enabled]
-  5:20     warning xmsg is not on PATH [hooks/command-not-found]
-
-b/skills/x.md
-  -        error never discovered [skill/flat-file]
+	WriteText(&b, sampleFindings, false, false)
+	want := `a/hooks.json:2:3: error: hooks/top-level-enabled: top-level enabled drops the file
+a/hooks.json:5:20: warning: hooks/command-not-found: xmsg is not on PATH
+b/skills/x.md: error: skill/flat-file: never discovered
 
 2 error(s), 1 warning(s)
 `
@@ -40,9 +37,19 @@ b/skills/x.md
 		t.Errorf("text (-want +got):\n%s", diff)
 	}
 	b.Reset()
-	WriteText(&b, sampleFindings, true)
-	if !strings.Contains(b.String(), "\x1b[31merror\x1b[0m") {
+	WriteText(&b, sampleFindings, true, false)
+	if !strings.Contains(b.String(), "\x1b[1;31merror\x1b[0m") {
 		t.Errorf("no colour with color set:\n%q", b.String())
+	}
+	// --explain: each rule found explained once, after the counts, in
+	// the order first found.
+	b.Reset()
+	WriteText(&b, append(sampleFindings, sampleFindings[0]), false, true)
+	out := b.String()
+	tail := out[strings.Index(out, "warning(s)\n"):]
+	if strings.Count(out, "hooks/top-level-enabled: error\n") != 1 || !strings.Contains(tail, "Why: enabled at the top level") ||
+		strings.Index(tail, "hooks/top-level-enabled: error") > strings.Index(tail, "hooks/command-not-found: warning") {
+		t.Errorf("--explain:\n%s", out)
 	}
 }
 

@@ -174,7 +174,7 @@ func node(key string, val any) *yaml.Node {
 		panic(fmt.Sprintf("render: frontmatter %s: unsupported %T", key, val))
 	}
 	if key == "globs" {
-		// The documented form (reference §6) is a double-quoted string.
+		// The documented form (rulesync) is a double-quoted string.
 		v.Style = yaml.DoubleQuotedStyle
 	}
 	return v

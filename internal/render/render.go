@@ -18,6 +18,7 @@ import (
 	"github.com/agyconf/agyconf/internal/codec"
 	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
+	"github.com/agyconf/agyconf/internal/rulebook"
 	"github.com/agyconf/agyconf/internal/shellquote"
 	"github.com/agyconf/agyconf/templates"
 )
@@ -92,9 +93,12 @@ func (r *renderer) errorf(rng hcl.Range, summary, format string, args ...any) {
 	r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rr})
 }
 
-func (r *renderer) warnf(rng hcl.Range, summary, format string, args ...any) {
+// warnf records a warning of a rule (rulebook): a one-line summary, what
+// is wrong — the fix (the rule's when it says none), and the long form
+// --explain prints.
+func (r *renderer) warnf(rng hcl.Range, rule, summary, format string, args ...any) {
 	rr := rng
-	r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rr})
+	r.diags = append(r.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: rulebook.Line(rule, summary), Detail: fmt.Sprintf(format, args...), Subject: &rr, Extra: rulebook.Tag{Rule: rule}})
 }
 
 // dir returns an artifact's single folder, or reports that the block at rng
@@ -618,7 +622,7 @@ func (r *renderer) acp() {
 	}
 	doc := map[string]any{"auth": map[string]any{"type": a.AuthType}}
 	// The server's only word on the project is that oauth-business
-	// "requires gcp.project/location" (reference 002 §3.6). Read like its
+	// "requires gcp.project/location" (pi-antigravity-bridge, section 3.6). Read like its
 	// auth.type beside it, that is a gcp object; unverified, and said so
 	// in docs/config.md and the schema.
 	if a.GCPProject != "" || a.GCPLocation != "" {
@@ -631,7 +635,7 @@ func (r *renderer) acp() {
 		}
 		doc["gcp"] = g
 		if a.AuthType == "agent-platform" {
-			r.warnf(a.Range, "Project may be ignored", "For agent-platform the ACP server names GOOGLE_API_KEY or GOOGLE_CLOUD_PROJECT and its location variable, not settings.json (reference 002 §3.6); gcp.project and gcp.location are written, but may be ignored. Set those variables in the server's environment too.")
+			r.warnf(a.Range, "settings/acp-gcp-ignored", "gcp.project and gcp.location may be ignored for agent-platform", "For agent-platform the ACP server names GOOGLE_API_KEY or GOOGLE_CLOUD_PROJECT and its location variable, not settings.json (pi-antigravity-bridge, section 3.6); gcp.project and gcp.location are written, but may be ignored. Set those variables in the server's environment too.")
 		}
 	}
 	r.add(&Document{Path: p, Mode: ModeFile, Schema: SchemaOf(agy.ACPSettings), JSON: doc, Merge: &Merge{Defaults: []string{"auth", "gcp"}}, Origin: a.Range})

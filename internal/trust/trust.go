@@ -10,9 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 // maxRecord bounds the settings file read: agy's are kilobytes.
@@ -65,15 +68,23 @@ func canonical(p string) string {
 	return filepath.Clean(p)
 }
 
-// Warning is the message for a workspace agy does not trust, or "".
-func Warning(home, dir string) string {
+// Diagnostic is the warning for a workspace agy does not trust, or nil:
+// about this machine (rulebook's workspace/untrusted), and about no place
+// in the config.
+func Diagnostic(home, dir string) *hcl.Diagnostic {
 	trusted, known, err := Check(home, dir)
 	t := agy.WorkspaceTrust()
 	switch {
 	case err != nil:
-		return fmt.Sprintf("cannot read agy's record of trusted folders (%v): %s (%s)", err, t.Summary, t.Source)
+		return &hcl.Diagnostic{Severity: hcl.DiagWarning,
+			Summary: rulebook.Line("workspace/untrusted", fmt.Sprintf("cannot read agy's record of trusted folders (%v)", err)),
+			Detail:  fmt.Sprintf("Whether agy trusts %s is unknown: %s.", dir, t.Summary),
+			Extra:   rulebook.Tag{Rule: "workspace/untrusted", Machine: true}}
 	case !known || trusted:
-		return ""
+		return nil
 	}
-	return fmt.Sprintf("%s is not among the folders agy trusts (%s in ~/%s): %s (%s); %s", dir, t.Key, t.File, t.Summary, t.Source, t.HowTo)
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning,
+		Summary: rulebook.Line("workspace/untrusted", fmt.Sprintf("agy does not trust %s (not in %s of ~/%s)", dir, t.Key, t.File)),
+		Detail:  fmt.Sprintf("%s; %s.", strings.ToUpper(t.Summary[:1])+t.Summary[1:], t.HowTo),
+		Extra:   rulebook.Tag{Rule: "workspace/untrusted", Machine: true}}
 }

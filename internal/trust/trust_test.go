@@ -5,6 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/agyconf/agyconf/internal/rulebook"
 )
 
 func TestCheck(t *testing.T) {
@@ -16,8 +20,8 @@ func TestCheck(t *testing.T) {
 	if _, known, err := Check(home, ws); known || err != nil {
 		t.Errorf("no record: known %v, %v", known, err)
 	}
-	if w := Warning(home, ws); w != "" {
-		t.Errorf("no record, yet a warning: %s", w)
+	if d := Diagnostic(home, ws); d != nil {
+		t.Errorf("no record, yet a warning: %s", d.Summary)
 	}
 	record := filepath.Join(home, ".gemini", "antigravity-cli", "settings.json")
 	if err := os.MkdirAll(filepath.Dir(record), 0o755); err != nil {
@@ -33,8 +37,13 @@ func TestCheck(t *testing.T) {
 	if trusted, known, err := Check(home, ws); trusted || !known || err != nil {
 		t.Errorf("not listed: trusted %v, known %v, %v", trusted, known, err)
 	}
-	if w := Warning(home, ws); !strings.Contains(w, "not among the folders agy trusts") || !strings.Contains(w, "trust prompt") {
-		t.Errorf("warning: %q", w)
+	d := Diagnostic(home, ws)
+	if d == nil || d.Severity != hcl.DiagWarning || d.Subject != nil || rulebook.IDOf(d) != "workspace/untrusted" ||
+		!strings.Contains(d.Summary, "agy does not trust "+ws) || !strings.Contains(d.Summary, " — start agy there once and accept its trust prompt") ||
+		!strings.Contains(d.Detail, "trustedWorkspaces") {
+		t.Errorf("warning: %#v", d)
+	} else if m, ok := d.Extra.(interface{ MachineDependent() bool }); !ok || !m.MachineDependent() {
+		t.Error("the trust warning is not about this machine")
 	}
 	write(`{"trustedWorkspaces": ["` + ws + `/"]}`)
 	for _, d := range []string{ws, sub} {

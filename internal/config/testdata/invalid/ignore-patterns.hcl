@@ -9,7 +9,7 @@ ignore {
     "two\nlines", # ERROR @5: Invalid ignore pattern
     "  ",         # ERROR @5: Invalid ignore pattern
     "# END agyconf", # ERROR @5: Invalid ignore pattern
-    "*.log ",     # WARNING @5: Trailing whitespace in an ignore pattern
+    "*.log ",     # WARNING @5: ignore/trailing-space
     "dist/",
   ]
 }

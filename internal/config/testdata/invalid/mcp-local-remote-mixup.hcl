@@ -18,7 +18,7 @@ mcp_server "local" {
 
 mcp_server "oauth" {
   server_url = "https://example.com/mcp"
-  oauth { # ERROR @9: Missing required argument # WARNING @3: OAuth client secret inline
+  oauth { # ERROR @9: Missing required argument # WARNING @3: mcp/oauth-secret-inline
     client_secret = "s"
   }
   oauth { # ERROR @3: Duplicate oauth

@@ -9,11 +9,11 @@ permissions {
     "command(())",                   # ERROR @5: Command rule without a command
     "command(time make)",
     "command(regex:^git (push|pull)$)", # ERROR @5: Needs a newer agy_version
-    "command(npm run (build|test))", # WARNING @5: Literal rule that looks like a pattern
-    "unsandboxed(make)",             # WARNING @5: Deprecated permission
+    "command(npm run (build|test))", # WARNING @5: settings/literal-pattern
+    "unsandboxed(make)",             # WARNING @5: settings/deprecated-action
   ]
   deny = [
     "command(regex:git (push)",      # ERROR @5: Invalid pattern
-    "unsandboxed",                   # WARNING @5: Deprecated permission
+    "unsandboxed",                   # WARNING @5: settings/deprecated-action
   ]
 }

@@ -5,7 +5,7 @@ plugin "with.dot" { # ERROR @8: Invalid name
   rule "r" { body = "x" }
 }
 
-plugin "empty" { # WARNING @1: Empty plugin
+plugin "empty" { # WARNING @1: plugin/no-components
   description = "Nothing inside"
 }
 

@@ -1,4 +1,4 @@
-# WANT: Rendered file breaks mcp/relative-command
+# WANT: mcp/relative-command
 agyconf {
   scope = "global"
 }

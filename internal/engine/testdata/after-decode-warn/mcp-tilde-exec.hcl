@@ -1,4 +1,4 @@
-# WANT: Rendered file breaks mcp/tilde-command
+# WANT: mcp/tilde-command
 agyconf {
   scope = "global"
 }
