@@ -194,6 +194,39 @@ func (d *Doc) Set(value json.RawMessage, path ...string) error {
 	return nil
 }
 
+// Replace puts value at path as its text is, whitespace inside it
+// included, in place of the member there, or appended like Set when
+// there is none: giving back an entry exactly as it was written, where
+// Set would merge it into what is there (keeping the order and layout of
+// the value it replaces). On error the document is unchanged.
+func (d *Doc) Replace(value json.RawMessage, path ...string) error {
+	if len(path) == 0 {
+		return errors.New("replace: empty path; the top-level object cannot be replaced")
+	}
+	v, depth, err := parseOne(bytes.Clone(bytes.TrimSpace(value)), false, Syntax{})
+	if err != nil {
+		return fmt.Errorf("replace %s: value: %w", pointer(path), err)
+	}
+	if len(path)+depth > maxDepth {
+		return fmt.Errorf("replace %s: the document would nest deeper than %d objects and arrays", pointer(path), maxDepth)
+	}
+	chain := d.chain(path[:len(path)-1])
+	if chain != nil {
+		parent := chain[len(chain)-1]
+		if parent.kind == kindObject {
+			if i := parent.lookup(path[len(path)-1]); i >= 0 {
+				parent.entries[i].val = v
+				touch(chain)
+				return nil
+			}
+		}
+	}
+	if err := d.put(path, v); err != nil {
+		return fmt.Errorf("replace %s: %w", pointer(path), err)
+	}
+	return nil
+}
+
 // Delete removes the member at path and reports whether there was one.
 func (d *Doc) Delete(path ...string) bool {
 	if len(path) == 0 {

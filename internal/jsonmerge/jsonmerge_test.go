@@ -405,3 +405,36 @@ func TestEmptiedAgain(t *testing.T) {
 		t.Errorf("added and removed again: %q, want %q", got, want)
 	}
 }
+
+// TestReplaceKeepsText: Replace puts a value back exactly as its text is
+// (member order, layout, escapes), where Set would merge it into the
+// value there; absent, it is appended as Set appends.
+func TestReplaceKeepsText(t *testing.T) {
+	src := "{\n  \"mcpServers\": {\n    \"a\": {\n      \"command\": \"theirs\"\n    },\n    \"b\": 1\n  }\n}\n"
+	orig := "{\n      \"args\": [\"--x\"],\n      \"command\": \"mine\\u0021\"\n    }"
+	d, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Replace(json.RawMessage(orig), "mcpServers", "a"); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"mcpServers\": {\n    \"a\": " + orig + ",\n    \"b\": 1\n  }\n}\n"
+	if got := string(d.Bytes()); got != want {
+		t.Errorf("replaced:\n%s\nwant\n%s", got, want)
+	}
+	if err := d.Replace(json.RawMessage(`{"x": 1}`), "mcpServers", "c"); err != nil {
+		t.Fatal(err)
+	}
+	raw, ok := d.Get("mcpServers", "c")
+	if c, _ := Canonical(raw); !ok || string(c) != `{"x":1}` {
+		t.Errorf("appended: %s", raw)
+	}
+	again, err := Parse(d.Bytes())
+	if err != nil || string(again.Bytes()) != string(d.Bytes()) {
+		t.Errorf("not a fixed point: %v\n%s", err, d.Bytes())
+	}
+	if err := d.Replace(json.RawMessage(`{"x": `), "mcpServers", "a"); err == nil {
+		t.Error("a value that does not parse was accepted")
+	}
+}
