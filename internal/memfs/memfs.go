@@ -382,6 +382,20 @@ func (f *FS) Files() []string {
 	return out
 }
 
+// Dirs lists every folder's name but the top's, sorted.
+func (f *FS) Dirs() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for k, n := range f.nodes {
+		if n.dir && k != "." {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Clone is a deep copy of the tree, locks released.
 func (f *FS) Clone() *FS {
 	f.mu.Lock()
