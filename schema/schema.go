@@ -39,6 +39,11 @@ const StateV1 = "state-v1"
 // StateV3 is the name of the schema of states written at version 3,
 // before agyconf wrote subagents as folders, read only to migrate them.
 const StateV3 = "state-v3"
+
+// StateV4 is the name of the schema of states written at version 4,
+// before agyconf recorded what letting go needs, read only to migrate
+// them.
+const StateV4 = "state-v4"
 const StateV2 = "state-v2"
 
 // Names lists the embedded schemas, sorted.

@@ -16,6 +16,7 @@ import (
 	"github.com/agyconf/agyconf/internal/agy"
 	"github.com/agyconf/agyconf/internal/confine"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
+	"github.com/agyconf/agyconf/internal/layout"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/internal/render"
 )
@@ -78,6 +79,11 @@ type Change struct {
 	forget bool
 	// waiting, for a pending change, are the secret files it waits for.
 	waiting []string
+	// pruned: the change removes the unit agyconf created (remembered as
+	// gone). createsFile: a shared file's write creates it.
+	pruned, createsFile bool
+	// origin is how agyconf came to own the unit, as recorded before.
+	origin Origin
 
 	// rebuild merges agyconf's entries into a shared file's content again,
 	// for when the file changed between the decision and the write.
@@ -118,15 +124,17 @@ type Options struct {
 	// --defer-secrets, status): what needs one is decided as a Pending
 	// change, and they are never read.
 	Pending map[string]string
-	// KeepDirs are folders, relative to Root with forward slashes, that
-	// pruning never removes even when it empties them (the layout's own
-	// folders and their parents). Other folders a prune empties go too.
-	KeepDirs map[string]bool
-	// Places reports whether a path below the root is one the config's
-	// layout can write: a unit the state records elsewhere (the state was
-	// edited, or a cloned workspace's is hostile) is released, never
-	// removed or rewritten. Nil allows every path.
-	Places func(path string) bool
+	// Layout is the config's layout. A unit the state records at a path
+	// it does not write (nor an earlier override the state records) is
+	// released, never removed or rewritten: the state was edited, or a
+	// cloned workspace's is hostile. Its folders, and their parents, are
+	// never removed for being empty by a prune (the others a prune empties
+	// go), unless agyconf created them and nothing of its own is left
+	// below (State.Folders). Its overrides are recorded in the state. Nil
+	// allows every path and keeps no folder.
+	Layout *layout.Layout
+	// placeFn is places, for the state being decided.
+	placeFn func(path string) bool
 	// ReadOutsideLinks reads the content of a target that is a link out of
 	// the root (global scope: the user's own dotfiles elsewhere); without
 	// it such a target is a conflict and is never read (a workspace, where
@@ -162,6 +170,7 @@ func (e *ConflictError) Error() string {
 // Change per path, sorted by path. It reads but never writes.
 func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 	st.index()
+	opts.placeFn = opts.places(st)
 	var out []Change
 	wanted := map[string]bool{}
 	ct := newContainer(opts.FS, opts.nixStore)
@@ -475,8 +484,20 @@ func decideDoc(d *render.Document, l live, owned *FileState, opts Options) (Chan
 	f.HMLinkGoes = f.HMLink && hm.gone
 	// A link is never up to date: it is replaced by a regular file.
 	f.UpToDate = haveLive && l.link == "" && bytes.Equal(l.data, data) && (opts.sameMode(l.mode, d.Mode) || d.Kind == render.ManagedBlock)
-	f.SameContent = haveLive && liveHash == wantHash
+	// What is not agyconf's is the same content only when its values are
+	// the config's, secrets read (see decideShared).
+	f.SameContent = haveLive && liveHash == wantHash && (owned != nil || waits != nil || d.JSON == nil || sameJSON(l.data, data))
 	f.Ours = owned != nil && haveLive && owned.matches(liveHash)
+	if owned != nil && haveLive && !f.Ours && d.JSON != nil && d.Kind != render.ManagedBlock {
+		// Recorded with other secrets' places (a render cut short, a
+		// secret moved): each alone.
+		for _, ptrs := range owned.ptrSets(secrets)[1:] {
+			if h, err := hashLive(l.data, d.Path, ptrs); err == nil && owned.matches(h) {
+				f.Ours = true
+				break
+			}
+		}
+	}
 	dec := decideUnit(f, opts.flags())
 	if waits != nil {
 		if dec = pendingDecision(dec, f, waits); dec.Action == Pending {
@@ -539,7 +560,7 @@ func (o Options) facts(key string, owned *FileState) Facts {
 func (o Options) flags() Flags { return Flags{Force: o.Force, Adopt: o.Adopt} }
 
 // writes reports whether the layout may write path.
-func (o Options) writes(path string) bool { return o.Places == nil || o.Places(path) }
+func (o Options) writes(path string) bool { return o.placeFn == nil || o.placeFn(path) }
 
 // notAPlace is the change for a unit the state records where the layout
 // never writes: released, never removed or rewritten.
@@ -551,7 +572,10 @@ func notAPlace(path, key string) Change {
 // apply takes a decision into the change: its action, reason, the origin
 // and backup to record, and what the state forgets.
 func (c *Change) apply(d Decision, owned *FileState) {
-	c.Action, c.Reason, c.forget = d.Action, d.Reason, d.Forget
+	c.Action, c.Reason, c.forget, c.pruned = d.Action, d.Reason, d.Forget, d.Remove
+	if owned != nil {
+		c.origin = owned.Origin
+	}
 	if c.state != nil {
 		origin := d.Origin
 		if origin == "" && owned != nil {
@@ -603,7 +627,16 @@ func decideStale(p string, owned *FileState, st *State, opts Options) (Change, e
 	} else if h, err = hashLive(l.data, p, owned.Secrets); err != nil {
 		return c, fmt.Errorf("%s: %w", p, err)
 	}
-	f := Facts{Owned: true, Live: live, Ours: owned.matches(h), Origin: owned.Origin, HasOriginal: owned.Original != ""}
+	ours := owned.matches(h)
+	if !ours && !owned.Block && strings.HasSuffix(p, ".json") {
+		for _, ptrs := range owned.ptrSets(nil)[1:] {
+			if h, err := hashLive(l.data, p, ptrs); err == nil && owned.matches(h) {
+				ours = true
+				break
+			}
+		}
+	}
+	f := Facts{Owned: true, Live: live, Ours: ours, Origin: owned.Origin, HasOriginal: owned.Original != ""}
 	dec := decideUnit(f, Flags{})
 	var orig []byte
 	if dec.Restore {
@@ -729,6 +762,16 @@ func jsonPosError(data []byte, err error) error {
 	return fmt.Errorf("not valid JSON: %w", err)
 }
 
+// sameJSON reports whether two JSON texts hold the same value.
+func sameJSON(a, b []byte) bool {
+	ca, err := jsonmerge.Canonical(a)
+	if err != nil {
+		return false
+	}
+	cb, err := jsonmerge.Canonical(b)
+	return err == nil && bytes.Equal(ca, cb)
+}
+
 // canonical is compact JSON with sorted keys: key order and indentation do
 // not change a hash.
 func canonical(v any) ([]byte, error) {
@@ -808,9 +851,12 @@ func Execute(changes []Change, st *State, opts Options) error {
 		// backup records where.
 		data, taken := takeSecrets(c.backup, c.backupRefs, opts.Secrets)
 		if c.backupReason == "takeover" {
-			// The whole file before agyconf first merged into it: a safety
-			// net, never given back by agyconf itself, so also redacted
-			// where the state says agyconf put secrets, and by value.
+			// The whole file before agyconf first merged into it: the
+			// user's bytes, given back byte for byte when agyconf lets go
+			// of the file and nothing else changed it. A value of one of
+			// agyconf's secrets elsewhere in it (written there before its
+			// state was lost, or the user's own copy of the same token)
+			// is taken out too; the file is then never given back whole.
 			data = RedactValues(redactPointers(data, *c), secrets)
 		}
 		id, err := opts.Store.Backup(data)
@@ -822,35 +868,62 @@ func Execute(changes []Change, st *State, opts Options) error {
 			c.state.Original = id
 		}
 	}
-	b := &batch{fs: opts.FS, keep: opts.KeepDirs, contain: newContainer(opts.FS, opts.nixStore)}
-	for _, c := range changes {
+	// The records as decided on, before the pending ones replace them.
+	recorded := maps.Clone(st.Files)
+	b := &batch{fs: opts.FS, keep: opts.keepDirs(st), contain: newContainer(opts.FS, opts.nixStore)}
+	written := map[int]*item{} // by change
+	for i, c := range changes {
 		switch {
+		case c.remove && c.rebuild != nil:
+			written[i] = b.removeShared(c.Path, c.live, c.rebuild)
 		case c.remove:
 			b.remove(c.Path)
 		case c.data != nil:
-			b.write(c.Path, c.data, c.mode, c.live, c.rebuild)
+			written[i] = b.write(c.Path, c.data, c.mode, c.live, c.rebuild)
 		}
 	}
 	if len(b.items) > 0 || len(b.removes) > 0 {
 		// Record what is about to be written before writing it, beside
 		// whatever earlier renders cut short were about to write.
 		for _, c := range changes {
-			if c.state == nil || (c.data == nil && !c.remove) && c.Unit == "" {
+			if c.state == nil || c.forget || (c.data == nil && !c.remove) && c.Unit == "" {
 				continue
 			}
 			if prev := st.Files[c.key()]; prev != nil {
 				p := *prev
 				p.Pending = append([]string(nil), prev.Pending...)
 				p.addPending(c.state.SHA256)
+				p.SecretsBefore = unionSorted(p.Secrets, p.SecretsBefore, c.state.Secrets)
+				if c.backup != nil && c.backupReason != "takeover" {
+					// What it overwrites is backed up: the record says
+					// so before the write, or a render cut short after
+					// it would leave the user's content unreferenced.
+					p.Origin, p.Original = c.state.Origin, c.state.Original
+				}
 				st.Files[c.key()] = &p
 			} else if c.state.SHA256 != "" || c.state.Item {
 				// A list item is its own content: recorded as it is, so a
 				// render killed after writing one still knows it made it
 				// (and a later one does not take it for the user's).
-				st.Files[c.key()] = &FileState{Secrets: c.state.Secrets, Block: c.state.Block, Item: c.state.Item, Origin: c.state.Origin, Original: c.state.Original}
+				st.Files[c.key()] = &FileState{Secrets: c.state.Secrets, Block: c.state.Block, Item: c.state.Item, Origin: c.state.Origin, Original: c.state.Original, Earlier: c.state.Earlier}
 				st.Files[c.key()].addPending(c.state.SHA256)
 			}
 		}
+		// The shared files' bytes about to be written, and the folders
+		// about to be made: a render killed after making them still
+		// knows them for agyconf's.
+		for _, c := range changes {
+			if c.Action != Merge || c.data == nil {
+				continue
+			}
+			sh := st.shared(c.Path)
+			sh.Created = sh.Created || c.createsFile
+			if h := sum(c.data); h != sh.SHA256 && !slices.Contains(sh.Pending, h) {
+				sh.Pending = append(sh.Pending, h)
+			}
+		}
+		st.addFolders(b.missingDirs(), opts)
+		st.recordLayout(opts.Layout)
 		if err := opts.Store.SaveState(opts.Instance, st); err != nil {
 			return fmt.Errorf("%w; nothing was written", err)
 		}
@@ -869,16 +942,52 @@ func Execute(changes []Change, st *State, opts Options) error {
 			st.Waiting[c.key()] = c.waiting
 		}
 	}
-	for _, c := range changes {
+	for i, c := range changes {
 		switch {
 		case c.forget:
+			if c.pruned || c.Action == Restore {
+				st.remember(c.key(), st.Files[c.key()])
+			}
 			delete(st.Files, c.key())
-		case c.Action == Keep, c.Action == Merge, c.Action == Conflict, c.Action == Pending:
+		case c.Action == Merge:
+			// The entries record themselves; the file, what agyconf wrote.
+			if it := written[i]; it != nil {
+				if it.removed {
+					delete(st.Shared, c.Path)
+				} else {
+					sh := st.shared(c.Path)
+					sh.SHA256, sh.Pending = sum(it.data), nil
+				}
+			}
+		case c.Action == Keep, c.Action == Conflict, c.Action == Pending:
 			// Keep: still recorded, a later render may prune it once
-			// restored. Merge: the entries record themselves.
+			// restored.
 		case c.state != nil:
+			// What agyconf wrote there before: the record as decided on
+			// (its hash, unless that is content found and never written
+			// over), and whatever it was writing since.
+			prev := recorded[c.key()]
+			var pending []string
+			if p := st.Files[c.key()]; p != nil {
+				pending = p.Pending
+			}
+			c.state.Earlier = mergeEarlier(c.state.Earlier, append(prev.wroteBefore(c.state.SHA256), pending...), c.state.SHA256)
+			if len(c.state.Earlier) > 0 && prev != nil {
+				c.state.SecretsBefore = unionSorted(c.state.Secrets, c.state.SecretsBefore, prev.Secrets, prev.SecretsBefore)
+			}
 			st.Files[c.key()] = c.state
+			st.forgetGone(c.key())
 		}
+	}
+	st.index()
+	for file := range st.Shared {
+		if len(st.keysByFile()[file]) == 0 {
+			delete(st.Shared, file) // agyconf no longer merges into it
+		}
+	}
+	st.recordLayout(opts.Layout)
+	if err := st.removeFolders(opts); err != nil {
+		return err
 	}
 	if !st.read && st.empty() {
 		// An instance that had no state and owns nothing after this
@@ -894,6 +1003,21 @@ func Execute(changes []Change, st *State, opts Options) error {
 		return fmt.Errorf("%w; the files are in place, and the next render records them", err)
 	}
 	return nil
+}
+
+// mergeEarlier joins two histories of what agyconf wrote into a unit,
+// oldest first, without now, at most MaxEarlier.
+func mergeEarlier(a, b []string, now string) []string {
+	var out []string
+	for _, h := range append(slices.Clone(a), b...) {
+		if h != now && !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	if len(out) > MaxEarlier {
+		out = out[len(out)-MaxEarlier:]
+	}
+	return out
 }
 
 // empty: the state records nothing agyconf owns, backed up or waits for.
@@ -1067,24 +1191,18 @@ func SecretValues(paths []string, read render.SecretReader) []string {
 	return values
 }
 
-// redactPointers replaces the strings at the places agyconf puts secrets
-// — where the plan puts them now and where the state says it put them —
-// by "<secret>", in a JSON file being backed up. It catches values that are
-// no longer any secret file's (rotated since); what does not parse is
-// left to redactValues.
+// redactPointers replaces, in a whole file being backed up, the strings
+// where the state says agyconf put secrets (a file it merged into through
+// a link, backed up when the link is replaced) by "<secret>": they are
+// agyconf's own, whatever their value now (rotated since). Where the plan
+// puts secrets now the state says nothing of may hold the user's own
+// credential, which the backup keeps, to give back (takeSecrets took out
+// what equals agyconf's secret there). What does not parse is left to
+// RedactValues.
 func redactPointers(data []byte, c Change) []byte {
-	if c.doc == nil || c.doc.JSON == nil {
+	ptrs := c.secrets
+	if len(ptrs) == 0 {
 		return data
-	}
-	ptrs := append(c.doc.SecretPointers(), c.secrets...)
-	if c.Unit != "" {
-		// An entry's backup is the entry: its pointers are its own.
-		ptrs = c.backupPtrs
-		for _, p := range ptrs {
-			if p == "" {
-				return []byte(`"<secret>"`) // the entry is one secret string
-			}
-		}
 	}
 	// A backup is of a file as it was, in whatever syntax agy read it.
 	doc, err := jsonmerge.ParseWith(data, jsonmerge.JSONC)

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // tempPrefix names the temporary files of a batch, next to their targets
@@ -31,9 +32,17 @@ type item struct {
 	mode   fs.FileMode
 	temp   string // set once written
 	// For a shared file: its content when agyconf decided, and how to
-	// merge agyconf's entries into whatever it holds now.
+	// merge agyconf's entries into whatever it holds now (nil when that
+	// leaves nothing in it: the file goes).
 	decidedOn []byte
 	rebuild   func(current []byte) ([]byte, error)
+	// remove: the shared file goes, if it still holds what was decided
+	// on (otherwise it is rebuilt, and may be written after all).
+	// removed says the commit removed it.
+	remove, removed bool
+	// basis is what data was built from: decidedOn, or what the file held
+	// when it was last rebuilt.
+	basis []byte
 }
 
 // batch writes many files atomically and durably: every file is written to
@@ -56,8 +65,28 @@ type batch struct {
 	contain *container
 }
 
-func (b *batch) write(target string, data []byte, mode fs.FileMode, decidedOn []byte, rebuild func([]byte) ([]byte, error)) {
-	b.items = append(b.items, &item{target: target, data: data, mode: mode, decidedOn: decidedOn, rebuild: rebuild})
+// Settling a shared file before its rename: it is read again, and if agy
+// wrote it since data was built, rebuilt and written again, at most
+// maxSettle times; a file that does not parse (caught half written by a
+// program that writes in place) is read again after a pause, up to
+// tornRetries times.
+const (
+	maxSettle   = 8
+	tornRetries = 6
+)
+
+func (b *batch) write(target string, data []byte, mode fs.FileMode, decidedOn []byte, rebuild func([]byte) ([]byte, error)) *item {
+	it := &item{target: target, data: data, mode: mode, decidedOn: decidedOn, rebuild: rebuild, basis: decidedOn}
+	b.items = append(b.items, it)
+	return it
+}
+
+// removeShared removes a shared file that holds nothing agyconf did not
+// put there, if it is still as decided when its turn comes.
+func (b *batch) removeShared(target string, decidedOn []byte, rebuild func([]byte) ([]byte, error)) *item {
+	it := &item{target: target, remove: true, decidedOn: decidedOn, rebuild: rebuild, basis: decidedOn}
+	b.items = append(b.items, it)
+	return it
 }
 
 func (b *batch) remove(target string) { b.removes = append(b.removes, target) }
@@ -94,6 +123,20 @@ func (b *batch) commit() (err error) {
 		return b.explain(err)
 	}
 	for _, it := range b.items {
+		// Read once more right before the rename: what agy wrote since
+		// the temporary file was made is merged, and only the rename's own
+		// moment is left for a write of agy's to be lost in.
+		if err := it.settle(b.fs); err != nil {
+			return b.explain(err)
+		}
+		if it.remove {
+			if err := b.fs.Remove(it.target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return b.explain(fmt.Errorf("removing %s: %w", b.fs.Full(it.target), err))
+			}
+			it.removed = true
+			b.removeEmptyParents(it.target)
+			continue
+		}
 		if err := b.fs.Rename(it.temp, it.target); err != nil {
 			return b.explain(err)
 		}
@@ -112,6 +155,39 @@ func (b *batch) commit() (err error) {
 	return nil
 }
 
+// reread reads a shared file again for a rebuild and rebuilds on what it
+// holds now; changed is false when it still holds basis. A file that does
+// not parse is read again after a pause, a few times: agy may be halfway
+// through writing it in place.
+func (it *item) reread(fsys FS) (current, data []byte, changed bool, err error) {
+	pause := time.Millisecond
+	for try := 0; ; try++ {
+		current, _, err = fsys.ReadFile(it.target, MaxLiveFileSize)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			current = nil
+		case err != nil:
+			// Not readable through the root (a link out of it, which the
+			// decision read by its path): written as decided.
+			return it.basis, it.data, false, nil
+		}
+		if bytes.Equal(current, it.basis) {
+			return current, it.data, false, nil
+		}
+		if current == nil {
+			// Deleted since: what agyconf merges goes into nothing, as
+			// into a file that holds nothing.
+			current = []byte("{}")
+		}
+		data, err = it.rebuild(current)
+		if err == nil || try == tornRetries {
+			return current, data, true, err
+		}
+		time.Sleep(pause)
+		pause *= 2
+	}
+}
+
 // writeTemp writes the item to a temporary file beside its target and
 // syncs it.
 func (it *item) writeTemp(fsys FS) error {
@@ -119,34 +195,87 @@ func (it *item) writeTemp(fsys FS) error {
 		// agy writes its shared files itself (a login, a trusted folder):
 		// read the file again as late as possible and merge into what it
 		// holds now, so a write between the decision and this one is kept.
-		// What remains is the window of one write and one fsync.
-		current, _, err := fsys.ReadFile(it.target, MaxLiveFileSize)
-		if err == nil && !bytes.Equal(current, it.decidedOn) {
-			if it.data, err = it.rebuild(current); err != nil {
-				return err
-			}
-			if len(it.data) > MaxLiveFileSize {
-				return fmt.Errorf("%s would be %d bytes; agyconf writes and reads files of at most %d bytes (16 MiB)", fsys.Full(it.target), len(it.data), MaxLiveFileSize)
-			}
+		current, data, changed, err := it.reread(fsys)
+		if err != nil {
+			return err
 		}
+		if changed {
+			it.basis, it.data, it.remove = current, data, data == nil
+		}
+	}
+	if it.remove {
+		return nil
+	}
+	return it.makeTemp(fsys)
+}
+
+// makeTemp writes data to a new temporary file, in place of the one
+// written before, if any.
+func (it *item) makeTemp(fsys FS) error {
+	if len(it.data) > MaxLiveFileSize {
+		return fmt.Errorf("%s would be %d bytes; agyconf writes and reads files of at most %d bytes (16 MiB)", fsys.Full(it.target), len(it.data), MaxLiveFileSize)
 	}
 	temp, err := fsys.WriteTemp(path.Dir(it.target), tempPrefix, it.data, it.mode)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", fsys.Full(it.target), err)
 	}
+	if it.temp != "" {
+		fsys.Remove(it.temp)
+	}
 	it.temp = temp
 	return nil
+}
+
+// settle reads a shared file once more just before its rename or
+// removal, and rebuilds and rewrites it as often as agy wrote it since,
+// up to maxSettle times.
+func (it *item) settle(fsys FS) error {
+	if it.rebuild == nil {
+		return nil
+	}
+	for n := 0; n < maxSettle; n++ {
+		current, data, changed, err := it.reread(fsys)
+		if err != nil {
+			return err
+		}
+		if !changed {
+			return nil
+		}
+		it.basis, it.data = current, data
+		if data == nil {
+			it.remove = true
+			if it.temp != "" {
+				fsys.Remove(it.temp)
+				it.temp = ""
+			}
+			continue
+		}
+		it.remove = false
+		if err := it.makeTemp(fsys); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// missingDirs are the folders the batch's writes need that do not exist.
+func (b *batch) missingDirs() map[string]bool {
+	missing := map[string]bool{}
+	for _, it := range b.items {
+		if it.remove {
+			continue
+		}
+		for d := path.Dir(it.target); d != "." && !missing[d] && !b.exists(d); d = path.Dir(d) {
+			missing[d] = true
+		}
+	}
+	return missing
 }
 
 // mkdirs creates the missing folders of the batch's targets, parents before
 // children, and returns the ones it created.
 func (b *batch) mkdirs() ([]string, error) {
-	missing := map[string]bool{}
-	for _, it := range b.items {
-		for d := path.Dir(it.target); d != "." && !missing[d] && !b.exists(d); d = path.Dir(d) {
-			missing[d] = true
-		}
-	}
+	missing := b.missingDirs()
 	byDepth := map[int][]string{}
 	var depths []int
 	for d := range missing {

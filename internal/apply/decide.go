@@ -37,7 +37,9 @@ type Facts struct {
 	// UpToDate: what is on disk is exactly what a render would write.
 	UpToDate bool
 	// SameContent: what is on disk hashes like what the plan wants (only
-	// formatting, a mode or a secret's value differ).
+	// formatting, a mode or — in a unit agyconf owns — a secret's value
+	// differ). A unit agyconf does not own whose credential differs from
+	// the config's is not the same content: taking it is an --adopt.
 	SameContent bool
 	// Owned: this instance's state records it.
 	Owned bool
@@ -141,10 +143,13 @@ func decideWanted(f Facts, fl Flags) Decision {
 	case !f.Live:
 		return Decision{Action: Create, Write: true, Origin: OriginCreated}
 	case f.Default && f.Owned && !f.UpToDate && f.Ours:
-		return Decision{Action: Update, Write: true} // still agyconf's value: the config changed
+		// Still agyconf's value: the config changed. A value that was
+		// found keeps what was found, to be given back.
+		return Decision{Action: Update, Write: true, Backup: firstChange(f)}
 	case f.Default && !f.UpToDate:
-		// Someone else's value: agy owns it from now on.
-		return Decision{Action: Unchanged, Reason: reasonDefaultAgy}
+		// Someone else's value: agy owns it from now on, and agyconf
+		// records nothing of it (letting go leaves it as it is).
+		return Decision{Action: Unchanged, Forget: true, Reason: reasonDefaultAgy}
 	case f.UpToDate && !f.Owned:
 		return Decision{Action: Found, Origin: OriginFound}
 	case f.UpToDate:
@@ -182,6 +187,10 @@ func decideStaleUnit(f Facts) Decision {
 		return Decision{Action: Unchanged} // never agyconf's: never touched
 	case !f.Live:
 		return Decision{Action: Prune, Forget: true} // gone: only the state forgets it
+	case !f.Ours && (f.Origin == OriginFound || f.Origin == OriginUnknown) && !f.HasOriginal:
+		// Found and never written over: the user's whatever it holds
+		// now, left as it is.
+		return Decision{Action: Release, Forget: true, Reason: releasedReason(f.Origin)}
 	case !f.Ours:
 		return Decision{Action: Keep, Reason: reasonKeptEdited}
 	}
@@ -190,17 +199,21 @@ func decideStaleUnit(f Facts) Decision {
 		return Decision{Action: Prune, Remove: true, Forget: true}
 	case OriginFound, OriginUnknown:
 		if !f.HasOriginal {
-			reason := reasonReleased
-			if f.Origin == OriginUnknown {
-				reason = reasonUnknown
-			}
-			return Decision{Action: Release, Forget: true, Reason: reason}
+			return Decision{Action: Release, Forget: true, Reason: releasedReason(f.Origin)}
 		}
 	}
 	if f.HasOriginal {
 		return Decision{Action: Restore, Restore: true, Forget: true, Reason: reasonRestored}
 	}
 	return Decision{Action: Release, Forget: true, Reason: reasonNoOriginal}
+}
+
+// releasedReason says why a unit agyconf found is left as it is.
+func releasedReason(o Origin) string {
+	if o == OriginUnknown {
+		return reasonUnknown
+	}
+	return reasonReleased
 }
 
 func quote(s string) string { return `"` + s + `"` }

@@ -161,8 +161,16 @@ func TestDecisionTable(t *testing.T) {
 			t.Errorf("%s: a conflict whose reason does not end with the way out: %q", c.f, d.Reason)
 		case d.Restore && !c.f.HasOriginal:
 			t.Errorf("%s: restores without a backup: %s", c.f, d)
-		case !c.f.Desired && !c.f.Ours && c.f.Live && (d.Write || d.Remove || d.Restore || d.Forget):
+		case !c.f.Desired && !c.f.Ours && c.f.Live && (d.Write || d.Remove || d.Restore):
 			t.Errorf("%s: touches an edit agyconf no longer wants: %s", c.f, d)
+		case !c.f.Desired && !c.f.Ours && c.f.Live && d.Forget && !((c.f.Origin == OriginFound || c.f.Origin == OriginUnknown) && !c.f.HasOriginal):
+			// Only what agyconf never wrote over may be forgotten edited:
+			// it was the user's all along.
+			t.Errorf("%s: forgets an edit of what agyconf wrote: %s", c.f, d)
+		case d.Action == Keep && (c.f.Origin == OriginFound || c.f.Origin == OriginUnknown) && !c.f.HasOriginal:
+			t.Errorf("%s: says agyconf wrote what it only found: %s", c.f, d)
+		case c.f.Default && !c.f.Owned && c.f.Desired && d.Action == Unchanged && !d.Forget:
+			t.Errorf("%s: records as agyconf's a value someone else set: %s", c.f, d)
 		case c.f.Desired && !c.f.Live && !d.Write && d.Action != Conflict:
 			t.Errorf("%s: leaves a wanted unit absent: %s", c.f, d)
 		case c.f.Elsewhere != "" && c.f.Desired && d.Action != Conflict:

@@ -161,11 +161,19 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 	us := units(d)
 	// Every entry's hashes, on every core, before the entries are decided
 	// one by one: they are most of deciding a file of many entries.
-	pre := measureAll(d.Path, us, resolved, live, st)
+	ownedOf := func(u unit) *FileState { return ownedOrGone(st, opts, u) }
+	pre := measureAll(d.Path, us, resolved, live, ownedOf)
 	for i, u := range us {
 		wanted[u.key] = true
 		c := Change{Path: d.Path, Unit: unitName(u), stateKey: u.key, doc: d}
 		owned := st.Files[u.key]
+		claim := ownedOf(u)
+		if owned == nil && claim != nil {
+			// Identical to what agyconf wrote there before it removed it
+			// (agy writing back a copy it read before): agyconf's own, as
+			// agyconf created it, if the live entry is that.
+			owned = claim
+		}
 		f := opts.facts(u.key, owned)
 		f.Desired = true
 		if u.isItem {
@@ -197,17 +205,38 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 		if m.err != nil {
 			return nil, m.err
 		}
+		if st.Files[u.key] == nil && owned != nil && !(m.present && m.ours) {
+			// Not what agyconf wrote there: someone else's, as if
+			// agyconf had never written it.
+			owned = nil
+			f = opts.facts(u.key, nil)
+			f.Desired = true
+			m = measureEntry(d.Path, u, resolved, m.liveRaw, m.present, nil)
+			if m.err != nil {
+				return nil, m.err
+			}
+		}
 		wantRaw, wantHash, liveRaw, present, liveHash := m.want, m.wantHash, m.liveRaw, m.present, m.liveHash
 		c.state = &FileState{SHA256: wantHash, Secrets: u.secrets}
+		if st.Files[u.key] == nil && owned != nil {
+			c.state.Earlier = owned.wroteBefore(wantHash)
+			c.state.SecretsBefore = unionSorted(u.secrets, owned.Secrets, owned.SecretsBefore)
+		}
 		f.UpToDate = m.upToDate
 		f.Live, f.Default = present, u.isDflt
-		f.SameContent = present && liveHash == wantHash
-		f.Ours = owned != nil && present && owned.matches(liveHash)
+		waits := opts.waitingIn(u.want)
+		// The same content, but for a secret's value, is agyconf's own
+		// after a rotation; what is not agyconf's is the same content only
+		// when its values are the config's too (the user's own credential
+		// in place of the config's is a conflict, not something found),
+		// unless the secret cannot be read yet to say.
+		f.SameContent = present && liveHash == wantHash && (owned != nil || m.upToDate || waits != nil)
+		f.Ours = owned != nil && present && m.ours
 		if !places && !f.Owned {
 			f.Elsewhere = "" // cannot happen: planned files are places
 		}
 		dec := decideUnit(f, opts.flags())
-		if waits := opts.waitingIn(u.want); waits != nil {
+		if waits != nil {
 			if dec = pendingDecision(dec, f, waits); dec.Action == Pending {
 				c.markPending(dec, waits)
 				changes, anyPending = append(changes, c), true
@@ -258,10 +287,7 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 		}
 	}
 
-	// Entries agyconf owned that the config no longer has. sims replay
-	// on the file as agyconf found it what happened to each in the live
-	// file (givesBack): put in by a render, taken out or given back now.
-	var sims []replayed
+	// Entries agyconf owned that the config no longer has.
 	for _, key := range stateKeys(st, d.Path) {
 		if wanted[key] {
 			continue
@@ -284,14 +310,6 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 			// still does.
 			if dec.Remove && opts.ownedElsewhere(key) == "" && live.RemoveString(item, path...) {
 				ops = append(ops, func(doc *jsonmerge.Doc) error { doc.RemoveString(item, path...); return nil })
-				sims = append(sims, replayed{
-					put: func(doc *jsonmerge.Doc) {
-						if had, _ := doc.ArrayStrings(path...); !slices.Contains(had, item) {
-							_ = doc.AddString(item, path...)
-						}
-					},
-					take: func(doc *jsonmerge.Doc) { doc.RemoveString(item, path...) },
-				})
 				edits = true
 			}
 			c.apply(dec, owned)
@@ -300,14 +318,15 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 		}
 		raw, present := live.Get(path...)
 		f := Facts{Owned: true, Live: present, Origin: owned.Origin, HasOriginal: owned.Original != ""}
+		fields := render.AgyFieldsUnder(path[:len(path)-1])
+		var agys []string
 		if present {
 			// What agy set itself since is the user's, not an edit,
 			// here as for an entry the config still declares.
-			h, err := redactedHash(stripFields(raw, render.AgyFieldsUnder(path[:len(path)-1]), nil), owned.Secrets)
-			if err != nil {
+			var err error
+			if f.Ours, agys, err = oursBut(raw, fields, owned, owned.ptrSets(nil)); err != nil {
 				return nil, fmt.Errorf("%s %s: %w", d.Path, pointer(path), err)
 			}
-			f.Ours = owned.matches(h)
 		}
 		dec := decideUnit(f, Flags{})
 		var orig []byte
@@ -318,7 +337,7 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 			} else if present {
 				// What agy set itself is the user's latest word: a
 				// server disabled since is given back disabled.
-				orig = withAgyFields(orig, raw, render.AgyFieldsUnder(path[:len(path)-1]))
+				orig = withAgyFields(orig, raw, fields, agys)
 			}
 		}
 		c.apply(dec, owned)
@@ -326,25 +345,14 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 		case dec.Remove:
 			live.Delete(path...)
 			ops = append(ops, func(doc *jsonmerge.Doc) error { doc.Delete(path...); return nil })
-			sims = append(sims, replayed{
-				put: func(doc *jsonmerge.Doc) {
-					if _, had := doc.Get(path...); !had {
-						_ = doc.Set(raw, path...)
-					}
-				},
-				take: func(doc *jsonmerge.Doc) { doc.Delete(path...) },
-			})
 			edits = true
 		case dec.Restore:
-			op := func(doc *jsonmerge.Doc) error { return doc.Set(orig, path...) }
+			// The entry as it was written, not merged into agyconf's.
+			op := func(doc *jsonmerge.Doc) error { return doc.Replace(orig, path...) }
 			if err := op(live); err != nil {
 				return nil, fmt.Errorf("%s: %w", d.Path, err)
 			}
 			ops, edits = append(ops, op), true
-			sims = append(sims, replayed{
-				put:  func(doc *jsonmerge.Doc) { _ = doc.Set(raw, path...) },
-				take: func(doc *jsonmerge.Doc) { _ = op(doc) },
-			})
 		}
 		changes = append(changes, c)
 	}
@@ -366,13 +374,18 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 			}
 		}
 		// The plan wants nothing of a file agyconf merged into: what is
-		// left may be the file as agyconf found it, given back as it was.
-		back := func(b []byte) []byte { return b }
+		// left may be the file as agyconf found it, given back as it was,
+		// or nothing but the empty objects and lists agyconf made.
+		back := func(b []byte, _ bool) ([]byte, bool) { return b, false }
 		if len(wanted) == 0 && l.exists {
-			back = givesBack(opts, st, d.Path, syn, sims)
+			back = lettingGo(opts, st, d.Path, syn, l.data)
 		}
 		w := mergeWrite(d, l, live, owner, fresh)
-		w.data = back(w.data)
+		var gone bool
+		w.data, gone = back(w.data, true)
+		if gone {
+			w.data, w.remove = nil, true
+		}
 		w.rebuild = func(current []byte) ([]byte, error) {
 			doc, err := jsonmerge.ParseWith(current, syn)
 			if err != nil {
@@ -383,7 +396,14 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 					return nil, err
 				}
 			}
-			return back(doc.Bytes()), nil
+			// Someone else wrote the file since the decision: it is no
+			// longer the file agyconf took over, and never given back
+			// for it; it goes only if it holds nothing (nil).
+			data, gone := back(doc.Bytes(), false)
+			if gone {
+				return nil, nil
+			}
+			return data, nil
 		}
 		// Entries that held secrets when agyconf wrote them are redacted
 		// when the change is shown, like the ones that hold them now.
@@ -398,42 +418,19 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 	return changes, nil
 }
 
-// givesBack returns what turns a shared file agyconf lets go of into the
-// file as agyconf found it, byte for byte (the whole-file backup taken the
-// first time it merged into it), when nothing but agyconf changed it
-// since: the merged text equals, byte for byte, that file with sims
-// replayed on it (agyconf's entries put in and the text written, then
-// taken out or given back, as the live file went through it), the
-// containers agyconf made and left empty gone from both, and the replay
-// changed no value. What the replay leaves different is then only what
-// agyconf's own edits did to the text around its entries (a trailing
-// comma, a blank line, an empty "mcpServers"). Anything else (an entry
-// agy added, a user's comment, a reordering, a server disabled since)
-// keeps the merge as it is, and so does a history the replay does not
-// reproduce (entries put in by several renders). A backup with secrets
-// taken out never matches, and is never written back.
-func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax, sims []replayed) func([]byte) []byte {
-	keep := func(b []byte) []byte { return b }
-	var id string
-	for i := len(st.Backups) - 1; i >= 0; i-- {
-		if b := st.Backups[i]; b.Path == file && b.Entry == "" && b.Reason == "takeover" {
-			id = b.ID
-			break
-		}
-	}
-	if id == "" {
-		return keep
-	}
-	found, err := opts.Store.ReadBackup(id)
-	if err != nil {
-		return keep
-	}
-	was, err := jsonmerge.ParseWith(found, syn)
-	if err != nil {
-		return keep
-	}
-	// The containers agyconf's entries lived in, deepest first: dropped
-	// where the file as found had none and they are left empty.
+// lettingGo returns what becomes of a shared file once agyconf's entries
+// are out of it (their removals and give-backs merged into b), live
+// being the file as it was decided on. The file agyconf took over (the
+// whole-file backup of the first merge into it, secrets put back) comes
+// back byte for byte when b holds the same value — the containers agyconf
+// made and left empty aside — and the file is as agyconf last wrote it
+// (asDecided, and its hash the one the state records): nobody else
+// changed it since. A file agyconf created goes (gone) when nothing is
+// left in it but those empty containers and no comment. Anything else
+// keeps the merge as it is.
+func lettingGo(opts Options, st *State, file string, syn jsonmerge.Syntax, live []byte) func(b []byte, asDecided bool) (out []byte, gone bool) {
+	sh := st.Shared[file]
+	// The containers agyconf's entries lived in, deepest first.
 	var parents [][]string
 	seen := map[string]bool{}
 	for _, key := range stateKeys(st, file) {
@@ -448,15 +445,19 @@ func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax, sims 
 			}
 		}
 	}
-	sort.Slice(parents, func(i, j int) bool { return len(parents[i]) > len(parents[j]) })
-	tidy := func(doc *jsonmerge.Doc) []byte {
+	sort.SliceStable(parents, func(i, j int) bool { return len(parents[i]) > len(parents[j]) })
+	// tidy drops the empty containers of agyconf's entries that was does
+	// not have (nil: none has them).
+	tidy := func(doc *jsonmerge.Doc, was *jsonmerge.Doc) []byte {
 		for _, p := range parents {
 			raw, ok := doc.Get(p...)
 			if !ok {
 				continue
 			}
-			if _, had := was.Get(p...); had {
-				continue
+			if was != nil {
+				if _, had := was.Get(p...); had {
+					continue
+				}
 			}
 			if c, err := jsonmerge.Canonical(raw); err == nil && (string(c) == "{}" || string(c) == "[]") {
 				doc.Delete(p...)
@@ -464,41 +465,78 @@ func givesBack(opts Options, st *State, file string, syn jsonmerge.Syntax, sims 
 		}
 		return doc.Bytes()
 	}
-	// A render put agyconf's entries in and wrote the file; this run read
-	// it back and takes them out: two texts, as the file went through.
-	replay, err := jsonmerge.ParseWith(found, syn)
-	if err != nil {
-		return keep
+	var found []byte
+	var was *jsonmerge.Doc
+	for i := len(st.Backups) - 1; i >= 0; i-- {
+		if b := st.Backups[i]; b.Path == file && b.Entry == "" && b.Reason == "takeover" {
+			if data, err := original(opts, st, file, "", b.ID); err == nil {
+				if doc, err := jsonmerge.ParseWith(data, syn); err == nil {
+					found, was = data, doc
+				}
+			}
+			break
+		}
 	}
-	for _, sim := range sims {
-		sim.put(replay)
-	}
-	if replay, err = jsonmerge.ParseWith(replay.Bytes(), syn); err != nil {
-		return keep
-	}
-	for _, sim := range sims {
-		sim.take(replay)
-	}
-	want := tidy(replay)
-	if !sameValue(want, found, syn) {
-		return keep // agyconf gives back something other than what it found
-	}
-	return func(b []byte) []byte {
+	// A state before version 5 has no record of what agyconf wrote: the
+	// value alone decides, as it did then.
+	untouched := sh == nil || sh.wrote(live)
+	created := sh != nil && sh.Created
+	return func(b []byte, asDecided bool) ([]byte, bool) {
 		doc, err := jsonmerge.ParseWith(b, syn)
 		if err != nil {
-			return b
+			return b, false
 		}
-		if bytes.Equal(tidy(doc), want) {
-			return found
+		switch {
+		case created:
+			if tidied := tidy(doc, nil); string(bytes.TrimSpace(tidied)) == "{}" {
+				return nil, true
+			}
+		case was != nil:
+			// The empty containers agyconf made go, whoever else wrote
+			// the file since; the file as found comes back whole only if
+			// nobody did — then every empty container it did not have is
+			// agyconf's (one its entries lived in, dropped by an earlier
+			// render).
+			tidied := tidy(doc, was)
+			if untouched && asDecided {
+				if all, err := jsonmerge.ParseWith(tidied, syn); err == nil && sameValue(tidyAll(all, was), found, syn) {
+					return found, false
+				}
+			}
+			return tidied, false
 		}
-		return b
+		return b, false
 	}
 }
 
-// replayed is what happened to one of agyconf's entries in a shared file,
-// for givesBack to replay on the file as agyconf found it: put in (as
-// the live file holds it) by a render, then taken out or given back.
-type replayed struct{ put, take func(*jsonmerge.Doc) }
+// tidyAll drops from doc every empty object and list that was does not
+// have, deepest first, and returns the text.
+func tidyAll(doc, was *jsonmerge.Doc) []byte {
+	var paths [][]string
+	var walk func(path []string)
+	walk = func(path []string) {
+		for _, k := range doc.Keys(path...) {
+			p := append(slices.Clone(path), k)
+			paths = append(paths, p)
+			walk(p)
+		}
+	}
+	walk(nil)
+	sort.SliceStable(paths, func(i, j int) bool { return len(paths[i]) > len(paths[j]) })
+	for _, p := range paths {
+		raw, ok := doc.Get(p...)
+		if !ok {
+			continue
+		}
+		if _, had := was.Get(p...); had {
+			continue
+		}
+		if c, err := jsonmerge.Canonical(raw); err == nil && (string(c) == "{}" || string(c) == "[]") {
+			doc.Delete(p...)
+		}
+	}
+	return doc.Bytes()
+}
 
 // sameValue reports whether two texts of a JSON document hold the same
 // value.
@@ -519,15 +557,54 @@ func sameValue(a, b []byte, syn jsonmerge.Syntax) bool {
 	return ca != nil && bytes.Equal(ca, cb)
 }
 
+// oursBut reports whether the live entry raw is what agyconf wrote (owned
+// records it), but for the members agy sets itself (fields): each such
+// member live holds is either agy's, set since, or agyconf's own, written
+// because the config set it, and the state's hash says which — it holds
+// the members the config set and none the config left to agy. agys are
+// the members found to be agy's.
+func oursBut(raw json.RawMessage, fields []string, owned *FileState, ptrSets [][]string) (ours bool, agys []string, err error) {
+	present := withMembers(raw, fields)
+	// Every way of splitting the members live holds into agy's and
+	// agyconf's (agy sets one member, "disabled": two ways), the members
+	// all agy's first; each with the secrets' places of every record.
+	for mask := (1 << len(present)) - 1; mask >= 0; mask-- {
+		var strip []string
+		for i, f := range present {
+			if mask&(1<<i) != 0 {
+				strip = append(strip, f)
+			}
+		}
+		for _, ptrs := range ptrSets {
+			h, err := redactedHash(stripFields(raw, strip, nil), ptrs)
+			if err != nil {
+				return false, nil, err
+			}
+			if owned.matches(h) {
+				return true, strip, nil
+			}
+		}
+	}
+	return false, nil, nil
+}
+
 // withAgyFields is an entry given back (orig) with the members agy sets
-// itself (fields) as the live entry has them: set where live sets them,
-// absent where live has none.
-func withAgyFields(orig, live json.RawMessage, fields []string) json.RawMessage {
+// itself (fields) as the user's latest word: set as the live entry has
+// them where agy set them (agys). A member live holds because the config
+// set it is agyconf's, and one live does not hold may have been taken out
+// by agyconf (the config set it, then no longer did) as well as by agy:
+// for both the entry goes back as it was. It is edited in its text, so
+// that the rest of it stays byte for byte.
+func withAgyFields(orig, live json.RawMessage, fields, agys []string) json.RawMessage {
 	if len(fields) == 0 {
 		return orig
 	}
 	var o, l map[string]json.RawMessage
-	if json.Unmarshal(orig, &o) != nil || json.Unmarshal(live, &l) != nil {
+	if json.Unmarshal(orig, &o) != nil || json.Unmarshal(live, &l) != nil || o == nil {
+		return orig
+	}
+	doc, err := jsonmerge.ParseWith(orig, jsonmerge.JSONC)
+	if err != nil {
 		return orig
 	}
 	changed := false
@@ -535,22 +612,17 @@ func withAgyFields(orig, live json.RawMessage, fields []string) json.RawMessage 
 		lv, inLive := l[f]
 		ov, inOrig := o[f]
 		switch {
-		case inLive && (!inOrig || !bytes.Equal(lv, ov)):
-			o[f] = lv
-			changed = true
-		case !inLive && inOrig:
-			delete(o, f)
+		case inLive && slices.Contains(agys, f) && (!inOrig || !bytes.Equal(lv, ov)):
+			if doc.Set(lv, f) != nil {
+				return orig
+			}
 			changed = true
 		}
 	}
 	if !changed {
 		return orig
 	}
-	out, err := json.Marshal(o)
-	if err != nil {
-		return orig
-	}
-	return out
+	return doc.Bytes()
 }
 
 // mergeWrite is the write that carries a shared file's entry changes.
@@ -559,7 +631,7 @@ func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data
 	if !l.exists {
 		// A new file is exactly the rendered document, or, while entries
 		// of it wait for a secret, the others merged into nothing.
-		c.mode = d.Mode
+		c.mode, c.createsFile = d.Mode, true
 	}
 	if c.data == nil || l.exists {
 		// The merged text, encoded only when it is what gets written.
@@ -606,6 +678,23 @@ func hasItem(live *jsonmerge.Doc, u unit) (bool, error) {
 	return slices.Contains(items, u.item), nil
 }
 
+// ownedOrGone is the state's record of an entry, or, for one it does not
+// record that agyconf removed and no other instance owns, the record of
+// what agyconf wrote there (it is agyconf's again if the live entry is
+// that); nil for neither, and for list items, which are only their text.
+func ownedOrGone(st *State, opts Options, u unit) *FileState {
+	if o := st.Files[u.key]; o != nil {
+		return o
+	}
+	if u.isItem || opts.ownedElsewhere(u.key) != "" {
+		return nil
+	}
+	if g := st.gone(u.key); g != nil {
+		return g.asOwned()
+	}
+	return nil
+}
+
 // ownsAny reports whether the state records an entry of file: if not, the
 // file is taken over now, and backed up first.
 func ownsAny(st *State, file string) bool { return len(stateKeys(st, file)) > 0 }
@@ -621,6 +710,7 @@ type measured struct {
 	liveRaw  json.RawMessage // the entry in the live file, as written
 	present  bool
 	liveHash string // the live entry's hash, without what agy set itself
+	ours     bool   // the live entry is what agyconf wrote (or was writing, or wrote before)
 	upToDate bool   // the live entry means what agyconf writes
 	err      error
 }
@@ -629,7 +719,7 @@ type measured struct {
 // nothing), against the live file as it was read, on up to workers
 // goroutines: each reads only its own entry, and the live file is only
 // read (its lookups are built before they start).
-func measureAll(file string, us []unit, resolved any, live *jsonmerge.Doc, st *State) []measured {
+func measureAll(file string, us []unit, resolved any, live *jsonmerge.Doc, ownedOf func(unit) *FileState) []measured {
 	out := make([]measured, len(us))
 	for i, u := range us {
 		if !u.isItem {
@@ -638,7 +728,7 @@ func measureAll(file string, us []unit, resolved any, live *jsonmerge.Doc, st *S
 	}
 	_ = parallel(len(us), func(i int) error {
 		if u := us[i]; !u.isItem {
-			out[i] = measureEntry(file, u, resolved, out[i].liveRaw, out[i].present, st.Files[u.key])
+			out[i] = measureEntry(file, u, resolved, out[i].liveRaw, out[i].present, ownedOf(u))
 		}
 		return nil
 	})
@@ -674,21 +764,46 @@ func measureEntry(file string, u unit, resolved any, liveRaw json.RawMessage, pr
 	if !present {
 		return m
 	}
-	ptrs := u.secrets
+	var ownedPtrs []string
 	if owned != nil {
-		ptrs = append(append([]string(nil), ptrs...), owned.Secrets...)
+		ownedPtrs = owned.Secrets
+	}
+	// Redacted where the recorded state saw secrets and where the plan
+	// puts them now, so that a secret moving in or out is a change, not a
+	// conflict.
+	ptrs := append(slices.Clone(u.secrets), ownedPtrs...)
+	liveCanon, liveErr := jsonmerge.Canonical(liveRaw)
+	hashOf := func(strip, ptrs []string) (string, error) {
+		if len(strip) == 0 && len(ptrs) == 0 && liveErr == nil {
+			// Nothing stripped, nothing redacted: redactedHash(liveRaw).
+			return sum(jsonmerge.EncodingJSONFormOf(liveCanon)), nil
+		}
+		return redactedHash(stripFields(liveRaw, strip, redRaw), ptrs)
 	}
 	// What agy toggles itself, and the config does not set, is the
-	// user's: it neither counts as an edit nor is overwritten.
-	agyFields := withMembers(liveRaw, render.AgyFieldsUnder(u.path[:len(u.path)-1]))
-	liveRaw = keepAgyFields(liveRaw, m.want, agyFields, &m.want)
-	liveCanon, liveErr := jsonmerge.Canonical(liveRaw)
-	if len(agyFields) == 0 && len(ptrs) == 0 && liveErr == nil {
-		// Nothing stripped, nothing redacted: redactedHash(liveRaw).
-		m.liveHash = sum(jsonmerge.EncodingJSONFormOf(liveCanon))
-	} else if m.liveHash, err = redactedHash(stripFields(liveRaw, agyFields, redRaw), ptrs); err != nil {
+	// user's: it neither counts as an edit nor is overwritten. Unless
+	// agyconf wrote it, when the config set it before: then it goes.
+	fields := notSetIn(m.want, withMembers(liveRaw, render.AgyFieldsUnder(u.path[:len(u.path)-1])))
+	strip := fields
+	if m.liveHash, err = hashOf(strip, ptrs); err != nil {
 		return measured{err: fmt.Errorf("%s %s: %w", file, pointer(u.path), err)}
 	}
+	m.ours = owned != nil && owned.matches(m.liveHash)
+	if owned != nil && !m.ours {
+		// Recorded with other secrets' places (a render cut short, a
+		// secret moved), or with a member agy sets that agyconf wrote.
+		if ours, agys, err := oursBut(liveRaw, fields, owned, owned.ptrSets(u.secrets)); err == nil && ours {
+			m.ours = true
+			if !slices.Equal(agys, strip) {
+				strip = agys
+				if m.liveHash, err = hashOf(strip, ptrs); err != nil {
+					return measured{err: fmt.Errorf("%s %s: %w", file, pointer(u.path), err)}
+				}
+			}
+		}
+	}
+	agyFields := strip
+	liveRaw = keepAgyFields(liveRaw, m.want, agyFields, &m.want)
 	if wantCanon == nil || len(agyFields) > 0 {
 		// Not read yet, or keepAgyFields may have added to it.
 		wantCanon, _ = jsonmerge.Canonical(m.want)
@@ -708,6 +823,22 @@ func withMembers(raw json.RawMessage, fields []string) []string {
 	var out []string
 	for _, f := range fields {
 		if bytes.Contains(raw, []byte(`"`+f+`"`)) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// notSetIn is the fields the entry want (JSON) does not set.
+func notSetIn(want json.RawMessage, fields []string) []string {
+	if len(fields) == 0 {
+		return nil
+	}
+	var w map[string]json.RawMessage
+	_ = json.Unmarshal(want, &w)
+	var out []string
+	for _, f := range fields {
+		if _, set := w[f]; !set {
 			out = append(out, f)
 		}
 	}

@@ -9,8 +9,10 @@ import (
 )
 
 // TestBackupRedaction: a backup keeps a file as it was except for
-// agyconf's secrets — found where the plan and the state put them, and by
-// value, raw or JSON-escaped — while everything else stays.
+// agyconf's secrets — found where the state says agyconf put them, and by
+// value, raw or JSON-escaped — while everything else stays, a credential
+// where the plan puts a secret the state does not know included (it may
+// be the user's own, to give back).
 func TestBackupRedaction(t *testing.T) {
 	doc := &render.Document{Path: "mcp_config.json", JSON: map[string]any{"mcpServers": map[string]any{
 		"a": map[string]any{"env": map[string]any{"TOKEN": model.Str{{SecretFile: "/s/token"}}}},
@@ -25,12 +27,12 @@ func TestBackupRedaction(t *testing.T) {
 `
 	c := Change{doc: doc, secrets: []string{"/mcpServers/a/env/OLD", "/mcpServers/gone/env/X"}}
 	got := string(RedactValues(redactPointers([]byte(live), c), []string{`x<y>&"z"`, "ab"}))
-	for _, leak := range []string{"rotated-away", "old-value", `x<y>&\"z\"`} {
+	for _, leak := range []string{"old-value", `x<y>&\"z\"`} {
 		if strings.Contains(got, leak) {
 			t.Errorf("backup still holds %q:\n%s", leak, got)
 		}
 	}
-	for _, kept := range []string{`"KEY": "their-own-key"`, `"TOKEN": "<secret>"`, `"Bearer <secret>"`} {
+	for _, kept := range []string{`"KEY": "their-own-key"`, `"TOKEN": "rotated-away"`, `"OLD": "<secret>"`, `"Bearer <secret>"`} {
 		if !strings.Contains(got, kept) {
 			t.Errorf("backup lost %q:\n%s", kept, got)
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -23,8 +24,21 @@ import (
 //
 // 1 → 2: origins, several pending hashes (migrateV1). 2 → 3: the list of
 // what waits for a secret (migrateV2). 3 → 4: subagents live in folders,
-// <name>/agent.md (agentFolderVersion, State.Move).
-const StateVersion = 4
+// <name>/agent.md (agentFolderVersion, State.Move). 4 → 5: what letting go
+// needs — the layouts of earlier renders, the shared files agyconf made
+// and what it last wrote there, the folders it made, what it wrote into a
+// unit before, and the entries it removed (each empty in a migrated
+// state).
+const StateVersion = 5
+
+// MaxEarlier bounds the hashes kept of what agyconf wrote into one unit
+// before its latest (FileState.Earlier), and MaxGone the entries it
+// removed that it remembers (State.Gone): agy writes back a copy it read
+// before agyconf's last render or two, not one from months ago.
+const (
+	MaxEarlier = 4
+	MaxGone    = 256
+)
 
 // MaxStateSize bounds a state file, and the other instances' states of
 // one root together: about 150 bytes an owned entry, so a state of
@@ -52,6 +66,22 @@ type State struct {
 	// because an inline secret it needs could not be read yet (render
 	// --defer-secrets), with those secret files: since state version 3.
 	Waiting map[string][]string `json:"waiting,omitempty"`
+	// Layout lists, by kind, the layout overrides of this config's renders
+	// that units it records were written under (since version 5): a path
+	// an override put a file at stays a place agyconf may let go of after
+	// the override is dropped or changed (State.places).
+	Layout map[string][]string `json:"layout,omitempty"`
+	// Shared records the shared files agyconf merges entries into, by
+	// path (since version 5).
+	Shared map[string]*SharedFile `json:"shared,omitempty"`
+	// Folders are the folders agyconf created (mkdir) below the root, each
+	// removed once a render or clean leaves it empty (since version 5).
+	Folders []string `json:"folders,omitempty"`
+	// Gone are entries of shared files agyconf removed, with what it had
+	// written there, oldest first, at most MaxGone (since version 5): one
+	// that comes back identical (agy writing back a copy it read before
+	// the removal) is agyconf's, not found.
+	Gone []Gone `json:"gone,omitempty"`
 	// migratedFrom is the version the state was read as, when older.
 	migratedFrom int
 	// read: the state was read from its file, not made new for an
@@ -112,6 +142,102 @@ type FileState struct {
 	// renders die between the files and the state, any number in a row,
 	// the next one still knows each content for its own.
 	Pending []string `json:"pending,omitempty"`
+	// Earlier are the hashes of what agyconf wrote into the unit before
+	// SHA256, oldest first, at most MaxEarlier (since version 5): content
+	// agyconf itself wrote is its own, whoever wrote it back.
+	Earlier []string `json:"earlier,omitempty"`
+	// SecretsBefore are the pointers of strings that held secrets in what
+	// Pending and Earlier hash, where those were other than Secrets (a
+	// secret moved, or secret_mode changed, between renders; since
+	// version 5): each hash is matched with the places it was taken with.
+	SecretsBefore []string `json:"secrets_before,omitempty"`
+}
+
+// ptrSets are the sets of secrets' places a unit's hashes may have been
+// taken with, for a plan that puts secrets at plan: what the record says
+// and what the plan says, each alone and together.
+func (f *FileState) ptrSets(plan []string) [][]string {
+	var sets [][]string
+	add := func(ps ...[]string) {
+		var set []string
+		for _, p := range ps {
+			for _, x := range p {
+				if !slices.Contains(set, x) {
+					set = append(set, x)
+				}
+			}
+		}
+		sort.Strings(set)
+		if !slices.ContainsFunc(sets, func(s []string) bool { return slices.Equal(s, set) }) {
+			sets = append(sets, set)
+		}
+	}
+	var rec, before []string
+	if f != nil {
+		rec, before = f.Secrets, f.SecretsBefore
+	}
+	add(plan, rec)
+	add(rec)
+	add(plan)
+	if len(before) > 0 {
+		add(before)
+		add(rec, before)
+		add(plan, rec, before)
+	}
+	return sets
+}
+
+// unionSorted is the sorted union of pointer lists, without the ones in
+// minus; nil when empty.
+func unionSorted(minus []string, lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, x := range l {
+			if !slices.Contains(out, x) && !slices.Contains(minus, x) {
+				out = append(out, x)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SharedFile is what the state records of a shared file as a whole.
+type SharedFile struct {
+	// Created: agyconf created the file (there was none when it first
+	// merged into it); once it holds nothing but the empty objects and
+	// lists agyconf's entries lived in, the file goes.
+	Created bool `json:"created,omitempty"`
+	// SHA256 is the hash of the bytes agyconf last wrote, and Pending the
+	// hashes of what renders cut short were writing: a file whose bytes
+	// match is as agyconf left it, so the file it took over can be given
+	// back byte for byte.
+	SHA256  string   `json:"sha256,omitempty"`
+	Pending []string `json:"pending,omitempty"`
+}
+
+// wrote reports whether data is what agyconf last wrote, or was writing.
+func (f *SharedFile) wrote(data []byte) bool {
+	if f == nil || (f.SHA256 == "" && len(f.Pending) == 0) {
+		return false
+	}
+	h := sum(data)
+	return h == f.SHA256 || slices.Contains(f.Pending, h)
+}
+
+// Gone is an entry agyconf removed from a shared file: its state key, the
+// hashes of what agyconf had written there, and the pointers of the
+// secrets they were taken with.
+type Gone struct {
+	Key           string   `json:"key"`
+	Hashes        []string `json:"hashes"`
+	Secrets       []string `json:"secrets,omitempty"`
+	SecretsBefore []string `json:"secrets_before,omitempty"`
+	// Origin and Original are as the unit's record had them: an entry
+	// agyconf adopted and gave back, that comes back as agyconf wrote it,
+	// is adopted again, with the same original to give back.
+	Origin   Origin `json:"origin,omitempty"`
+	Original string `json:"original,omitempty"`
 }
 
 // Backup is one backup in the store's backups/.
@@ -132,18 +258,85 @@ type BackupSecret struct {
 	Parts   model.Str `json:"parts"`
 }
 
-// matches reports whether h is the hash of content agyconf wrote or was
-// writing.
+// matches reports whether h is the hash of content agyconf wrote, was
+// writing, or wrote before.
 func (f *FileState) matches(h string) bool {
-	if h == f.SHA256 {
-		return true
+	return h == f.SHA256 || slices.Contains(f.Pending, h) || slices.Contains(f.Earlier, h)
+}
+
+// wroteBefore is the history a unit's record carries into its next one:
+// what agyconf wrote there (the hash recorded, unless it is content that
+// was found and never written over, and what renders cut short were
+// writing), newest last, at most MaxEarlier, without now.
+func (f *FileState) wroteBefore(now string) []string {
+	if f == nil {
+		return nil
 	}
-	for _, p := range f.Pending {
-		if h == p {
-			return true
+	hist := slices.Clone(f.Earlier)
+	add := func(h string) {
+		if h != "" && h != now && !slices.Contains(hist, h) {
+			hist = append(hist, h)
 		}
 	}
-	return false
+	if !((f.Origin == OriginFound || f.Origin == OriginUnknown) && f.Original == "") {
+		add(f.SHA256)
+	}
+	for _, p := range f.Pending {
+		add(p)
+	}
+	hist = slices.DeleteFunc(hist, func(h string) bool { return h == now })
+	if len(hist) > MaxEarlier {
+		hist = hist[len(hist)-MaxEarlier:]
+	}
+	return hist
+}
+
+// gone finds the record of an entry agyconf removed.
+func (s *State) gone(key string) *Gone {
+	for i := len(s.Gone) - 1; i >= 0; i-- {
+		if s.Gone[i].Key == key {
+			return &s.Gone[i]
+		}
+	}
+	return nil
+}
+
+// remember records that agyconf let go of the entry key, whose record
+// was f, removing it or giving back what was there before: what it wrote
+// there, for when it comes back.
+func (s *State) remember(key string, f *FileState) {
+	if f == nil || f.Item || !strings.Contains(key, unitSep) {
+		return
+	}
+	hashes := f.wroteBefore("")
+	if len(hashes) == 0 {
+		return
+	}
+	s.forgetGone(key)
+	g := Gone{Key: key, Hashes: hashes, Secrets: slices.Clone(f.Secrets), SecretsBefore: unionSorted(f.Secrets, f.SecretsBefore)}
+	if f.Origin != OriginCreated && f.Original != "" {
+		g.Origin, g.Original = f.Origin, f.Original
+	}
+	s.Gone = append(s.Gone, g)
+	if len(s.Gone) > MaxGone {
+		s.Gone = slices.Clone(s.Gone[len(s.Gone)-MaxGone:])
+	}
+}
+
+// forgetGone drops the record of a removed entry (it is recorded again).
+func (s *State) forgetGone(key string) {
+	s.Gone = slices.DeleteFunc(s.Gone, func(g Gone) bool { return g.Key == key })
+}
+
+// asOwned is a removed entry as a record of one agyconf created (or, one
+// it gave back, took over as it was then): what deciding it against the
+// live file compares with.
+func (g *Gone) asOwned() *FileState {
+	f := &FileState{SHA256: g.Hashes[len(g.Hashes)-1], Earlier: g.Hashes[:len(g.Hashes)-1], Secrets: g.Secrets, SecretsBefore: g.SecretsBefore, Origin: OriginCreated}
+	if g.Origin != "" && g.Original != "" {
+		f.Origin, f.Original = g.Origin, g.Original
+	}
+	return f
 }
 
 // addPending records h as about to be written, beside every hash still
@@ -254,6 +447,9 @@ func parseStateAs(validators map[string]*schema.Validator, name string, data []b
 		// The shape of version 4; only where subagents live changed
 		// (agentFolderVersion).
 		schemaName = schema.StateV3
+	case version == 4:
+		// Version 5 added members only.
+		schemaName = schema.StateV4
 	case version < 1:
 		return nil, fmt.Errorf("state file %s has version %d, which no agyconf wrote; %s", name, version, startOver(name))
 	}
@@ -356,7 +552,15 @@ func (s *State) encode() ([]byte, error) {
 	for _, f := range s.Files {
 		sort.Strings(f.Secrets)
 		sort.Strings(f.Pending)
+		sort.Strings(f.SecretsBefore)
 	}
+	for _, f := range s.Shared {
+		sort.Strings(f.Pending)
+	}
+	for _, ps := range s.Layout {
+		sort.Strings(ps)
+	}
+	sort.Strings(s.Folders)
 	for _, w := range s.Waiting {
 		sort.Strings(w)
 	}

@@ -79,3 +79,66 @@ func TestMigrateV2(t *testing.T) {
 		t.Errorf("waiting (-want +got):\n%s", d)
 	}
 }
+
+// TestMigrateV4: a state of version 4 (before what letting go needs was
+// recorded) reads as the current version with everything it recorded and
+// nothing of version 5 (no earlier layouts, shared files, folders, gone
+// entries), says it was migrated, needs no move on disk, and is written
+// back in a shape the current schema accepts; a version 4 state with a
+// version 5 member is refused by the version 4 schema; and every member
+// version 5 added survives a round trip.
+func TestMigrateV4(t *testing.T) {
+	raw, err := os.ReadFile("../../schema/testdata/documents/state-v4/valid/full.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want State
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseState("full.json", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MigratedFrom() != 4 || got.Version != StateVersion || got.NeedsMove() {
+		t.Errorf("migrated from %d to version %d, needs a move %v; want from 4 to %d, no move", got.MigratedFrom(), got.Version, got.NeedsMove(), StateVersion)
+	}
+	want.Version = StateVersion
+	if d := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(State{})); d != "" {
+		t.Errorf("the migrated state lost or changed something (-v4 +v5):\n%s", d)
+	}
+	enc, err := got.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := schema.NewValidator(schema.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.ValidateJSON(schema.State, enc); err != nil {
+		t.Errorf("the migrated state fails the current schema: %v", err)
+	}
+	if _, err := ParseState("v4.json", []byte(`{"version": 4, "files": {}, "folders": ["a"]}`)); err == nil || !strings.Contains(err.Error(), "folders") {
+		t.Errorf("a version 4 state with a version 5 member: %v", err)
+	}
+	st := NewState()
+	st.Files["a.json#/mcpServers/x"] = &FileState{SHA256: strings.Repeat("a", 64), Origin: OriginCreated, Earlier: []string{strings.Repeat("b", 64)}, SecretsBefore: []string{"/env/T"}}
+	st.Layout = map[string][]string{"skills": {"z", "a"}}
+	st.Shared = map[string]*SharedFile{"a.json": {Created: true, SHA256: strings.Repeat("c", 64)}}
+	st.Folders = []string{"b", "a"}
+	st.Gone = []Gone{{Key: "a.json#/mcpServers/y", Hashes: []string{strings.Repeat("d", 64)}, Origin: OriginAdopted, Original: strings.Repeat("e", 32)}}
+	if enc, err = st.encode(); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.ValidateJSON(schema.State, enc); err != nil {
+		t.Fatalf("a state with every version 5 member fails the schema: %v\n%s", err, enc)
+	}
+	back, err := ParseState("s.json", enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Layout["skills"], st.Folders = []string{"a", "z"}, []string{"a", "b"} // written sorted
+	if d := cmp.Diff(st, back, cmpopts.IgnoreUnexported(State{})); d != "" {
+		t.Errorf("round trip (-want +got):\n%s", d)
+	}
+}

@@ -120,14 +120,17 @@ mcp_server "exec" {
 	run(0, with("diff")...)
 	run(0, with("render", "--force")...)
 
-	// The state and the backups are lost and the secret rotated: the file,
-	// agyconf's secrets in it, is backed up again before it is rewritten.
+	// The state and the backups are lost and the secret rotated: to
+	// agyconf the entries are someone's, and differ from the config's in
+	// a credential, which may be the user's own — a conflict; --adopt
+	// backs them up before they are rewritten.
 	state := filepath.Join(root, ".local/state/agyconf")
 	if err := os.RemoveAll(state); err != nil {
 		t.Fatal(err)
 	}
 	write(filepath.Join(secrets, "token"), inline[3]+"\n", 0o600)
-	run(0, with("render")...)
+	run(3, with("render")...)
+	run(0, with("render", "--adopt")...)
 	backups := 0
 	_ = filepath.WalkDir(filepath.Join(state, "backups"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

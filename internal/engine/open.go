@@ -135,8 +135,7 @@ func open(plan *render.Plan, root string, a model.Agyconf, instance string, unna
 		Instance:    instance,
 		Secrets:     SecretsFrom(o.Secrets),
 		Pending:     o.Pending,
-		KeepDirs:    l.Folders(),
-		Places:      l.Writes,
+		Layout:      &l,
 		Force:       o.Force,
 		Adopt:       o.Adopt,
 		AfterHMLink: o.AfterHMLink,
@@ -294,6 +293,7 @@ func (s *Session) adopt(name, note string) error {
 		}
 	}
 	s.State.Backups = append(s.State.Backups, other.Backups...)
+	s.State.TakeOver(other)
 	s.retire = append(s.retire, name)
 	s.Notes = append(s.Notes, note)
 	return nil

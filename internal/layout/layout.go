@@ -20,6 +20,9 @@ type Layout struct {
 	scope     model.Scope
 	product   model.Product
 	overrides map[string]string
+	// former are overrides of earlier renders (WithFormer): places to let
+	// go of, never to write.
+	former map[string][]string
 }
 
 // New resolves the layout for a config's agyconf block.
@@ -67,6 +70,39 @@ func (l Layout) Elsewhere(a agy.KindID) string {
 	return fmt.Sprintf("it has a place in %s, or set one in agyconf { layout { %s = \"…\" } }", strings.Join(places, "; "), a)
 }
 
+// Overrides returns the config's overrides, by kind (a copy).
+func (l Layout) Overrides() map[string]string {
+	out := make(map[string]string, len(l.overrides))
+	for k, p := range l.overrides {
+		out[k] = p
+	}
+	return out
+}
+
+// WithFormer returns the layout with the overrides of earlier renders
+// added as places: what they put files at is a place this config wrote
+// (Writes) and their folders are the layout's (Folders), so that a file an
+// override put somewhere is let go of properly after the override is
+// dropped. Nothing is ever rendered there. An entry for a kind that does
+// not exist, or a path no override could name (in .git or agyconf's own
+// folder, absolute, or leaving the root: a state a cloned workspace
+// brings is not trusted with more than its config), is ignored.
+func (l Layout) WithFormer(former map[string][]string) Layout {
+	l.former = map[string][]string{}
+	for kind, paths := range former {
+		if _, ok := agy.KindOf(agy.KindID(kind)); !ok {
+			continue
+		}
+		for _, p := range paths {
+			if p == "" || p == "." || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") || OverrideProblem(p) != "" {
+				continue
+			}
+			l.former[kind] = append(l.former[kind], p)
+		}
+	}
+	return l
+}
+
 // Scope and Product return what the layout was resolved for.
 func (l Layout) Scope() model.Scope     { return l.scope }
 func (l Layout) Product() model.Product { return l.product }
@@ -77,7 +113,7 @@ func (l Layout) Product() model.Product { return l.product }
 func (l Layout) Folders() map[string]bool {
 	out := map[string]bool{}
 	for _, k := range agy.Kinds() {
-		for _, p := range l.Paths(k.ID) {
+		for _, p := range append(l.Paths(k.ID), l.former[string(k.ID)]...) {
 			if !k.Folder {
 				p = path.Dir(p)
 			}
@@ -198,6 +234,11 @@ func (l Layout) Writes(p string) bool {
 		}
 		if q, ok := l.overrides[string(k.ID)]; ok && check(k, q) {
 			return true
+		}
+		for _, q := range l.former[string(k.ID)] {
+			if check(k, q) {
+				return true
+			}
 		}
 	}
 	// What agyconf wrote where it no longer writes is still let go of
