@@ -79,9 +79,13 @@ type Change struct {
 	forget bool
 	// waiting, for a pending change, are the secret files it waits for.
 	waiting []string
+	// writes: the decision writes the unit (a whole file's data, or an
+	// entry's edit carried by its file's merge).
+	writes bool
 	// pruned: the change removes the unit agyconf created (remembered as
-	// gone). createsFile: a shared file's write creates it.
-	pruned, createsFile bool
+	// gone). createsFile: a shared file's write creates it. othersWrote:
+	// someone else wrote the shared file since agyconf last did.
+	pruned, createsFile, othersWrote bool
 	// origin is how agyconf came to own the unit, as recorded before.
 	origin Origin
 
@@ -572,7 +576,7 @@ func notAPlace(path, key string) Change {
 // apply takes a decision into the change: its action, reason, the origin
 // and backup to record, and what the state forgets.
 func (c *Change) apply(d Decision, owned *FileState) {
-	c.Action, c.Reason, c.forget, c.pruned = d.Action, d.Reason, d.Forget, d.Remove
+	c.Action, c.Reason, c.forget, c.pruned, c.writes = d.Action, d.Reason, d.Forget, d.Remove, d.Write
 	if owned != nil {
 		c.origin = owned.Origin
 	}
@@ -638,9 +642,16 @@ func decideStale(p string, owned *FileState, st *State, opts Options) (Change, e
 	}
 	f := Facts{Owned: true, Live: live, Ours: ours, Origin: owned.Origin, HasOriginal: owned.Original != ""}
 	dec := decideUnit(f, Flags{})
+	if dec.Action == Keep && f.HasOriginal && !owned.Block {
+		// Already what was given back (a render cut short after it gave
+		// it back and before the state said so): let go of.
+		if orig, err := original(opts, st, p, "", owned.Original, l.data); err == nil && bytes.Equal(orig, l.data) {
+			dec = Decision{Action: Release, Forget: true, Reason: reasonGivenBack}
+		}
+	}
 	var orig []byte
 	if dec.Restore {
-		if orig, err = original(opts, st, p, "", owned.Original); err != nil {
+		if orig, err = original(opts, st, p, "", owned.Original, l.data); err != nil {
 			dec = Decision{Action: Release, Forget: true, Reason: reasonNoOriginal + fmt.Sprintf(" (%v)", err)}
 		}
 	}
@@ -886,7 +897,9 @@ func Execute(changes []Change, st *State, opts Options) error {
 		// Record what is about to be written before writing it, beside
 		// whatever earlier renders cut short were about to write.
 		for _, c := range changes {
-			if c.state == nil || c.forget || (c.data == nil && !c.remove) && c.Unit == "" {
+			// Only what this batch writes: a unit found or unchanged is
+			// recorded when the render completes.
+			if c.state == nil || c.forget || !(c.writes || c.data != nil || c.remove) {
 				continue
 			}
 			if prev := st.Files[c.key()]; prev != nil {
@@ -905,7 +918,7 @@ func Execute(changes []Change, st *State, opts Options) error {
 				// A list item is its own content: recorded as it is, so a
 				// render killed after writing one still knows it made it
 				// (and a later one does not take it for the user's).
-				st.Files[c.key()] = &FileState{Secrets: c.state.Secrets, Block: c.state.Block, Item: c.state.Item, Origin: c.state.Origin, Original: c.state.Original, Earlier: c.state.Earlier}
+				st.Files[c.key()] = &FileState{Secrets: c.state.Secrets, Block: c.state.Block, Item: c.state.Item, Origin: c.state.Origin, Original: c.state.Original, Earlier: c.state.Earlier, SecretsBefore: c.state.SecretsBefore}
 				st.Files[c.key()].addPending(c.state.SHA256)
 			}
 		}
@@ -916,10 +929,19 @@ func Execute(changes []Change, st *State, opts Options) error {
 			if c.Action != Merge || c.data == nil {
 				continue
 			}
+			fresh := st.Shared[c.Path] == nil
 			sh := st.shared(c.Path)
 			sh.Created = sh.Created || c.createsFile
-			if h := sum(c.data); h != sh.SHA256 && !slices.Contains(sh.Pending, h) {
-				sh.Pending = append(sh.Pending, h)
+			add := func(h string) {
+				if h != sh.SHA256 && !slices.Contains(sh.Pending, h) {
+					sh.Pending = append(sh.Pending, h)
+				}
+			}
+			add(sum(c.data))
+			if fresh && c.live != nil {
+				// Until the first write is in place, the file as agyconf
+				// took it over is as agyconf knows it too.
+				add(sum(c.live))
 			}
 		}
 		st.addFolders(b.missingDirs(), opts)
@@ -940,6 +962,11 @@ func Execute(changes []Change, st *State, opts Options) error {
 				st.Waiting = map[string][]string{}
 			}
 			st.Waiting[c.key()] = c.waiting
+		}
+	}
+	for _, c := range changes {
+		if c.othersWrote && st.Shared[c.Path] != nil {
+			st.Shared[c.Path].Others = true
 		}
 	}
 	for i, c := range changes {
@@ -972,6 +999,9 @@ func Execute(changes []Change, st *State, opts Options) error {
 				pending = p.Pending
 			}
 			c.state.Earlier = mergeEarlier(c.state.Earlier, append(prev.wroteBefore(c.state.SHA256), pending...), c.state.SHA256)
+			if o := c.state.Origin; o == OriginFound || o == OriginUnknown {
+				c.state.Written = c.writes || (prev != nil && prev.Written && prev.SHA256 == c.state.SHA256)
+			}
 			if len(c.state.Earlier) > 0 && prev != nil {
 				c.state.SecretsBefore = unionSorted(c.state.Secrets, c.state.SecretsBefore, prev.Secrets, prev.SecretsBefore)
 			}
@@ -1137,13 +1167,40 @@ func putSecrets(data []byte, taken []BackupSecret, read render.SecretReader) ([]
 }
 
 // original reads the backup a unit gives back, its secrets put back.
-func original(opts Options, st *State, path, entry, id string) ([]byte, error) {
+// live is the unit as it is now (nil for none): where it still holds a
+// string at a place a secret was taken out, that string is what goes
+// back — the backup never held the value the secret had then, and the
+// secret's file may have rotated since, while the unit kept what the user
+// had.
+func original(opts Options, st *State, path, entry, id string, live []byte) ([]byte, error) {
 	data, err := opts.Store.ReadBackup(id)
 	if err != nil {
 		return nil, err
 	}
 	if b, ok := st.backupOf(id, path, entry); ok {
-		return putSecrets(data, b.Secrets, opts.Secrets)
+		read := opts.Secrets
+		if len(b.Secrets) > 0 && live != nil {
+			if doc, err := jsonmerge.ParseWith(live, jsonmerge.JSONC); err == nil {
+				keep := map[string]string{}
+				for _, t := range b.Secrets {
+					path, _, _ := parseUnitKey(unitSep + t.Pointer)
+					var s string
+					if raw, ok := doc.Get(path...); ok && json.Unmarshal(raw, &s) == nil {
+						keep[t.Pointer] = s
+					}
+				}
+				var taken []BackupSecret
+				for _, t := range b.Secrets {
+					if s, ok := keep[t.Pointer]; ok {
+						// The string live holds, as a literal part.
+						t = BackupSecret{Pointer: t.Pointer, Parts: model.Str{{Text: s}}}
+					}
+					taken = append(taken, t)
+				}
+				return putSecrets(data, taken, read)
+			}
+		}
+		return putSecrets(data, b.Secrets, read)
 	}
 	return data, nil
 }

@@ -103,6 +103,7 @@ const (
 	reasonUnknown     = "was recorded by an older agyconf, which did not say whether it created it; left in place (delete it yourself if it is agyconf's)"
 	reasonNoOriginal  = "was there before agyconf, but its backup is gone; left as agyconf last wrote it"
 	reasonRestored    = "is given back as it was before agyconf took it over"
+	reasonGivenBack   = "already holds what was there before agyconf took it over (given back by a render cut short); left as it is"
 	reasonOtherPrefix = "belongs to the config instance "
 	reasonOtherSuffix = " rendering into the same root; one entry, one owner: drop it from one of the configs, or take over everything that instance owns with agyconf render --take-over "
 )

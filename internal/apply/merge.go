@@ -149,7 +149,12 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 	// ops are the edits as functions, to be applied again to the file as
 	// it is just before the write, should agy have changed it meanwhile.
 	var ops []func(*jsonmerge.Doc) error
-	owner := ownsAny(st, d.Path)
+	// agyconf has written nothing into the file since it last let go of
+	// all of it (or ever): the first write backs up the whole file.
+	owner := st.Shared[d.Path] != nil
+	// Someone else wrote it since agyconf last did.
+	sh := st.Shared[d.Path]
+	othersWrote := sh != nil && !sh.Others && l.exists && !sh.wrote(l.data)
 	places := opts.writes(d.Path)
 	anyPending := false
 	// A new file is the rendered document itself, unless an entry waits
@@ -329,12 +334,30 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 			}
 		}
 		dec := decideUnit(f, Flags{})
+		if dec.Action == Keep && f.HasOriginal {
+			// Already what was given back (a render cut short after it
+			// gave it back and before the state said so): let go of.
+			if orig, err := original(opts, st, d.Path, pointer(path), owned.Original, raw); err == nil && sameJSON(stripFields(raw, fields, nil), stripFields(orig, fields, nil)) {
+				dec = Decision{Action: Release, Forget: true, Reason: reasonGivenBack}
+			}
+		}
 		var orig []byte
 		if dec.Restore {
 			var err error
-			if orig, err = original(opts, st, d.Path, pointer(path), owned.Original); err != nil || !json.Valid(orig) {
+			var liveRaw []byte
+			if present {
+				liveRaw = raw
+			}
+			switch orig, err = original(opts, st, d.Path, pointer(path), owned.Original, liveRaw); {
+			case err != nil || !json.Valid(orig):
 				dec = Decision{Action: Release, Forget: true, Reason: reasonNoOriginal}
-			} else if present {
+			case present && owned.SHA256 == "" && sameJSON(stripFields(raw, notAgyconfs(raw, fields, agys), nil), stripFields(orig, notAgyconfs(raw, fields, agys), nil)):
+				// No write over it is recorded in place, and it is still
+				// what the user had but for what agy set since (a render
+				// cut short before its write; the user's credential hashes
+				// like agyconf's): left as it is.
+				dec = Decision{Action: Release, Forget: true, Reason: reasonReleased}
+			case present:
 				// What agy set itself is the user's latest word: a
 				// server disabled since is given back disabled.
 				orig = withAgyFields(orig, raw, fields, agys)
@@ -366,19 +389,23 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 	if l.link != "" && len(wanted) > 0 {
 		edits = true // a link is replaced by a regular file
 	}
+	// The plan wants nothing of a file agyconf merged into: what is left
+	// may be the file as agyconf found it, given back as it was, or
+	// nothing but the empty objects and lists agyconf made — also when
+	// this render takes nothing out of it (an earlier one did).
+	back := func(b []byte, _ bool) ([]byte, bool) { return b, false }
+	if len(wanted) == 0 && l.exists && places {
+		back = lettingGo(opts, st, d.Path, syn, l.data)
+		if data, gone := back(l.data, true); !edits && (gone || !bytes.Equal(data, l.data)) {
+			edits = true
+		}
+	}
 	if edits {
 		var fresh []byte
 		if !l.exists && !anyPending {
 			if fresh, err = d.Bytes(opts.Secrets); err != nil {
 				return nil, err
 			}
-		}
-		// The plan wants nothing of a file agyconf merged into: what is
-		// left may be the file as agyconf found it, given back as it was,
-		// or nothing but the empty objects and lists agyconf made.
-		back := func(b []byte, _ bool) ([]byte, bool) { return b, false }
-		if len(wanted) == 0 && l.exists {
-			back = lettingGo(opts, st, d.Path, syn, l.data)
 		}
 		w := mergeWrite(d, l, live, owner, fresh)
 		var gone bool
@@ -414,6 +441,13 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 			}
 		}
 		changes = append(changes, w)
+	}
+	if othersWrote {
+		// Said by every change of the file (there is one for each entry
+		// agyconf records in it), whether or not it is written.
+		for i := range changes {
+			changes[i].othersWrote = true
+		}
 	}
 	return changes, nil
 }
@@ -469,7 +503,7 @@ func lettingGo(opts Options, st *State, file string, syn jsonmerge.Syntax, live 
 	var was *jsonmerge.Doc
 	for i := len(st.Backups) - 1; i >= 0; i-- {
 		if b := st.Backups[i]; b.Path == file && b.Entry == "" && b.Reason == "takeover" {
-			if data, err := original(opts, st, file, "", b.ID); err == nil {
+			if data, err := original(opts, st, file, "", b.ID, live); err == nil {
 				if doc, err := jsonmerge.ParseWith(data, syn); err == nil {
 					found, was = data, doc
 				}
@@ -477,9 +511,7 @@ func lettingGo(opts Options, st *State, file string, syn jsonmerge.Syntax, live 
 			break
 		}
 	}
-	// A state before version 5 has no record of what agyconf wrote: the
-	// value alone decides, as it did then.
-	untouched := sh == nil || sh.wrote(live)
+	untouched := sh != nil && !sh.Others && sh.wrote(live)
 	created := sh != nil && sh.Created
 	return func(b []byte, asDecided bool) ([]byte, bool) {
 		doc, err := jsonmerge.ParseWith(b, syn)
@@ -588,6 +620,19 @@ func oursBut(raw json.RawMessage, fields []string, owned *FileState, ptrSets [][
 	return false, nil, nil
 }
 
+// notAgyconfs is the members agy sets (fields) that raw does not hold as
+// agyconf wrote them: the ones it lacks, and the ones oursBut found agy's.
+func notAgyconfs(raw json.RawMessage, fields, agys []string) []string {
+	held := withMembers(raw, fields)
+	var out []string
+	for _, f := range fields {
+		if !slices.Contains(held, f) || slices.Contains(agys, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // withAgyFields is an entry given back (orig) with the members agy sets
 // itself (fields) as the user's latest word: set as the live entry has
 // them where agy set them (agys). A member live holds because the config
@@ -642,7 +687,7 @@ func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data
 		c.mode = render.ModeSecret
 	}
 	if l.exists && (!owner || l.link != "") {
-		// The whole file, the first time agyconf merges into it.
+		// The whole file, the first time agyconf writes into it.
 		c.backup, c.backupReason = l.data, "takeover"
 		c.backupRefs = render.SecretStrs(d.JSON)
 	}

@@ -146,6 +146,10 @@ type FileState struct {
 	// SHA256, oldest first, at most MaxEarlier (since version 5): content
 	// agyconf itself wrote is its own, whoever wrote it back.
 	Earlier []string `json:"earlier,omitempty"`
+	// Written: agyconf wrote what SHA256 hashes. Said only of a found
+	// unit (or one of unknown origin), which holds what agyconf found
+	// until a write over it is in place; every other origin is written.
+	Written bool `json:"written,omitempty"`
 	// SecretsBefore are the pointers of strings that held secrets in what
 	// Pending and Earlier hash, where those were other than Secrets (a
 	// secret moved, or secret_mode changed, between renders; since
@@ -209,11 +213,16 @@ type SharedFile struct {
 	// lists agyconf's entries lived in, the file goes.
 	Created bool `json:"created,omitempty"`
 	// SHA256 is the hash of the bytes agyconf last wrote, and Pending the
-	// hashes of what renders cut short were writing: a file whose bytes
-	// match is as agyconf left it, so the file it took over can be given
-	// back byte for byte.
+	// hashes of what renders cut short were writing (and, until the first
+	// write is in place, of the file as agyconf took it over): a file
+	// whose bytes match is as agyconf left it, so the file it took over
+	// can be given back byte for byte.
 	SHA256  string   `json:"sha256,omitempty"`
 	Pending []string `json:"pending,omitempty"`
+	// Others: a render found the file other than agyconf last wrote it
+	// (agy or the user wrote it since): what agyconf took over is never
+	// given back whole, only entry by entry.
+	Others bool `json:"others,omitempty"`
 }
 
 // wrote reports whether data is what agyconf last wrote, or was writing.
@@ -264,6 +273,11 @@ func (f *FileState) matches(h string) bool {
 	return h == f.SHA256 || slices.Contains(f.Pending, h) || slices.Contains(f.Earlier, h)
 }
 
+// wrote reports whether agyconf wrote what the record's SHA256 hashes.
+func (f *FileState) wrote() bool {
+	return f.Written || (f.Origin != OriginFound && f.Origin != OriginUnknown)
+}
+
 // wroteBefore is the history a unit's record carries into its next one:
 // what agyconf wrote there (the hash recorded, unless it is content that
 // was found and never written over, and what renders cut short were
@@ -278,7 +292,7 @@ func (f *FileState) wroteBefore(now string) []string {
 			hist = append(hist, h)
 		}
 	}
-	if !((f.Origin == OriginFound || f.Origin == OriginUnknown) && f.Original == "") {
+	if f.wrote() {
 		add(f.SHA256)
 	}
 	for _, p := range f.Pending {
@@ -332,7 +346,8 @@ func (s *State) forgetGone(key string) {
 // it gave back, took over as it was then): what deciding it against the
 // live file compares with.
 func (g *Gone) asOwned() *FileState {
-	f := &FileState{SHA256: g.Hashes[len(g.Hashes)-1], Earlier: g.Hashes[:len(g.Hashes)-1], Secrets: g.Secrets, SecretsBefore: g.SecretsBefore, Origin: OriginCreated}
+	// Every hash is of what agyconf wrote.
+	f := &FileState{SHA256: g.Hashes[len(g.Hashes)-1], Earlier: g.Hashes[:len(g.Hashes)-1], Secrets: g.Secrets, SecretsBefore: g.SecretsBefore, Origin: OriginCreated, Written: true}
 	if g.Origin != "" && g.Original != "" {
 		f.Origin, f.Original = g.Origin, g.Original
 	}
@@ -499,6 +514,9 @@ func parseStateAs(validators map[string]*schema.Validator, name string, data []b
 	if version == 2 {
 		migrateV2(&s)
 	}
+	if version < 5 {
+		migrateV4(&s)
+	}
 	if version < StateVersion {
 		// Every version from 2 on has the current shape but for what
 		// migrateV2 adds; where artifacts lived is moved on disk under
@@ -506,6 +524,19 @@ func parseStateAs(validators map[string]*schema.Validator, name string, data []b
 		s.Version, s.migratedFrom = StateVersion, version
 	}
 	return &s, nil
+}
+
+// migrateV4 reads a state from before version 5, which did not record
+// the shared files agyconf wrote: each it has entries in is one it has
+// written into (so a later write takes no second whole-file backup, which
+// would shadow the first), what it wrote there unknown (so nothing is
+// given back byte for byte until it writes the file again).
+func migrateV4(s *State) {
+	for k := range s.Files {
+		if file, _, ok := strings.Cut(k, unitSep); ok {
+			s.shared(file)
+		}
+	}
 }
 
 // migrateV2 reads a state of version 2, which had no list of what waits
@@ -542,6 +573,7 @@ func migrateV1(name string, data []byte) (*State, error) {
 		}
 		s.Files[k] = fs
 	}
+	migrateV4(s)
 	return s, nil
 }
 

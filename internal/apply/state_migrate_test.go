@@ -36,6 +36,7 @@ func TestMigrateV2(t *testing.T) {
 		t.Errorf("migrated from %d to version %d, waiting %v; want from 2 to %d, nothing waiting", got.MigratedFrom(), got.Version, got.Waiting, StateVersion)
 	}
 	want.Version = StateVersion
+	migrateV4(&want) // the shared files it has entries in: written, as far as it knows
 	if d := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(State{})); d != "" {
 		t.Errorf("the migrated state lost or changed something (-v2 +v3):\n%s", d)
 	}
@@ -81,9 +82,10 @@ func TestMigrateV2(t *testing.T) {
 }
 
 // TestMigrateV4: a state of version 4 (before what letting go needs was
-// recorded) reads as the current version with everything it recorded and
-// nothing of version 5 (no earlier layouts, shared files, folders, gone
-// entries), says it was migrated, needs no move on disk, and is written
+// recorded) reads as the current version with everything it recorded,
+// the shared files it has entries in as written into (what was written
+// unknown) and nothing else of version 5 (no earlier layouts, folders,
+// gone entries), says it was migrated, needs no move on disk, and is written
 // back in a shape the current schema accepts; a version 4 state with a
 // version 5 member is refused by the version 4 schema; and every member
 // version 5 added survives a round trip.
@@ -104,6 +106,9 @@ func TestMigrateV4(t *testing.T) {
 		t.Errorf("migrated from %d to version %d, needs a move %v; want from 4 to %d, no move", got.MigratedFrom(), got.Version, got.NeedsMove(), StateVersion)
 	}
 	want.Version = StateVersion
+	// The shared files it has entries in are ones it wrote into, what it
+	// wrote unknown.
+	want.Shared = map[string]*SharedFile{".gemini/antigravity-cli/settings.json": {}, ".gemini/config/mcp_config.json": {}}
 	if d := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(State{})); d != "" {
 		t.Errorf("the migrated state lost or changed something (-v4 +v5):\n%s", d)
 	}
