@@ -52,10 +52,13 @@ type Change struct {
 	Unit   string
 	Action Action
 	Reason string // for Conflict and Keep: why
-	data   []byte // the whole file to write (Create/Recreate/Update) or nil
-	mode   fs.FileMode
-	remove bool // Prune of a whole file (a block prune rewrites data instead)
-	state  *FileState
+	// Refused is, for a change --force or --adopt made, why a render
+	// without them refuses it (Decision.Refused).
+	Refused string
+	data    []byte // the whole file to write (Create/Recreate/Update) or nil
+	mode    fs.FileMode
+	remove  bool // Prune of a whole file (a block prune rewrites data instead)
+	state   *FileState
 	// For showing the change: the document, the live content, and the
 	// secret pointers recorded for it.
 	doc     *render.Document
@@ -255,7 +258,7 @@ func Decide(plan *render.Plan, st *State, opts Options) ([]Change, error) {
 			continue
 		}
 		if !opts.writes(p) {
-			out = append(out, notAPlace(p, p))
+			out = append(out, notAPlace(p, p, fsState.Origin))
 			continue
 		}
 		c, err := decideStale(p, fsState, st, opts)
@@ -513,6 +516,9 @@ func decideDoc(d *render.Document, l live, owned *FileState, opts Options) (Chan
 	if dec.Action == Conflict && f.OutsideLink {
 		c.Reason = outsideLinkReason(l.link)
 	}
+	if dec.Refused != "" && f.OutsideLink {
+		c.Refused = outsideLinkReason(l.link)
+	}
 	if dec.Action == Conflict && !l.outside {
 		c.wouldBe = data
 	}
@@ -568,15 +574,15 @@ func (o Options) writes(path string) bool { return o.placeFn == nil || o.placeFn
 
 // notAPlace is the change for a unit the state records where the layout
 // never writes: released, never removed or rewritten.
-func notAPlace(path, key string) Change {
-	return Change{Path: path, stateKey: key, Action: Release, forget: true,
+func notAPlace(path, key string, origin Origin) Change {
+	return Change{Path: path, stateKey: key, Action: Release, forget: true, origin: origin,
 		Reason: "is recorded in agyconf's state but is not a place this config writes (the state was edited, or the layout changed); left as it is and forgotten"}
 }
 
 // apply takes a decision into the change: its action, reason, the origin
 // and backup to record, and what the state forgets.
 func (c *Change) apply(d Decision, owned *FileState) {
-	c.Action, c.Reason, c.forget, c.pruned, c.writes = d.Action, d.Reason, d.Forget, d.Remove, d.Write
+	c.Action, c.Reason, c.forget, c.pruned, c.writes, c.Refused = d.Action, d.Reason, d.Forget, d.Remove, d.Write, d.Refused
 	if owned != nil {
 		c.origin = owned.Origin
 	}

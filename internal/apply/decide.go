@@ -91,6 +91,10 @@ type Decision struct {
 	// Origin to record from now on ("" keeps the one recorded).
 	Origin Origin
 	Reason string
+	// Refused is, for a decision the flags made, the conflict a render
+	// without them refuses: its reason (diff shows what render --force
+	// --adopt would write, and says what a plain render refuses).
+	Refused string
 }
 
 // Reasons, each ending with what resolves it.
@@ -110,10 +114,16 @@ const (
 
 // decideUnit is the ownership decision for one unit.
 func decideUnit(f Facts, fl Flags) Decision {
-	if f.Desired {
-		return decideWanted(f, fl)
+	if !f.Desired {
+		return decideStaleUnit(f)
 	}
-	return decideStaleUnit(f)
+	d := decideWanted(f, fl)
+	if fl != (Flags{}) && d.Action != Conflict {
+		if plain := decideWanted(f, Flags{}); plain.Action == Conflict {
+			d.Refused = plain.Reason
+		}
+	}
+	return d
 }
 
 func decideWanted(f Facts, fl Flags) Decision {

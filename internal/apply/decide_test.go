@@ -149,6 +149,11 @@ func TestDecisionTable(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%s%s -> %s\n", c.f, flags, d)
 
+		// A decision the flags made says what a plain render refuses.
+		if plain := decideUnit(c.f, Flags{}); (plain.Action == Conflict && d.Action != Conflict) != (d.Refused != "") || (d.Refused != "" && d.Refused != plain.Reason) {
+			t.Errorf("%s%s: refused %q, without the flags %s %q", c.f, flags, d.Refused, plain.Action, plain.Reason)
+		}
+
 		// Nothing of the user's is ever lost.
 		switch {
 		case d.Remove && (c.f.Desired || !c.f.Ours || (c.f.Origin != OriginCreated && c.f.Origin != "")):

@@ -111,6 +111,8 @@ func literal(v any) (string, bool) {
 // read with.
 func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, opts Options) ([]Change, error) {
 	var err error
+	// What a render without --adopt refuses of the file as a whole.
+	var refused string
 	switch hm := opts.hmSwitch(d.Path, l); {
 	case hm.linked:
 		// No flag takes over a link the new generation makes (decideDoc).
@@ -124,6 +126,12 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 	}
 	if l.outside && !opts.Adopt {
 		return []Change{{Path: d.Path, Action: Conflict, Reason: outsideLinkReason(l.link)}}, nil
+	}
+	switch {
+	case l.hmLink():
+		refused = hmLinkReason
+	case l.outside:
+		refused = outsideLinkReason(l.link)
 	}
 	if l.outside {
 		// --adopt replaces the link by agyconf's own file: nothing of what
@@ -300,7 +308,7 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 		owned := st.Files[key]
 		path, item, isItem := parseUnitKey(key)
 		if !places {
-			changes = append(changes, notAPlace(d.Path, key))
+			changes = append(changes, notAPlace(d.Path, key, owned.Origin))
 			continue
 		}
 		c := Change{Path: d.Path, Unit: displayUnit(path, item, isItem), stateKey: key}
@@ -441,6 +449,13 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 			}
 		}
 		changes = append(changes, w)
+	}
+	if refused != "" {
+		for i := range changes {
+			if changes[i].Action == Merge {
+				changes[i].Refused = refused
+			}
+		}
 	}
 	if othersWrote {
 		// Said by every change of the file (there is one for each entry

@@ -101,6 +101,10 @@ func (c Change) Pointer() string {
 	return pointer(path)
 }
 
+// Origin is how agyconf came to own the unit, as the state recorded it
+// before the change ("" for what it did not own).
+func (c Change) Origin() Origin { return c.origin }
+
 // Name is the path, and the entry for a change inside a shared file:
 // ".gemini/config/mcp_config.json mcpServers.github".
 func (c Change) Name() string {

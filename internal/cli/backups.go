@@ -146,7 +146,7 @@ func runBackupsShow(c *cli.Context) error {
 	}
 	want := args[0]
 	// decide checks for positional arguments; the one here is ours.
-	s, err := decideWith(c, false, false, true)
+	s, err := decideWith(c, false, false, true, false)
 	if err != nil {
 		return err
 	}

@@ -22,10 +22,15 @@ func diffCommand() *cli.Command {
 		Name:      "diff",
 		Usage:     "show what a render would change",
 		UsageText: "agyconf diff --config PATH [--root DIR] [--stat] [--exit-code]",
-		Description: `Decides exactly as render does, changes nothing, and prints a unified diff
-per file a render would write or remove. Every string that holds a secret is
-shown as <secret>, on both sides. Conflicts are listed, not diffed: render
-would refuse them.
+		Description: `Decides as render --force --adopt does, changes nothing, and prints one
+unified diff per file that render would write or remove: applied with
+patch -p1, it gives exactly what that render writes. What a plain render
+refuses is listed first, each with what resolves it: an edit of agyconf's
+(render --force writes over it, after a backup), something agyconf did not
+write (render --adopt), a link, another instance's entry (render
+--take-over; never diffed). Where every conflict is an edit, the diff is
+exactly what render --force writes. Every string that holds a secret is
+shown as <secret>, on both sides.
 
 EXAMPLES:
    agyconf diff --config ~/.config/agyconf
@@ -40,8 +45,30 @@ EXAMPLES:
 	}
 }
 
+// refusals are the changes a plain render refuses: the conflicts left
+// under --force --adopt, and what those flags resolve.
+func refusals(changes []apply.Change) []apply.Change {
+	var out []apply.Change
+	for _, ch := range changes {
+		if ch.Action == apply.Conflict || ch.Refused != "" {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// refusalReason is why a plain render refuses a change.
+func refusalReason(ch apply.Change) string {
+	if ch.Refused != "" {
+		return ch.Refused
+	}
+	return ch.Reason
+}
+
 func runDiff(c *cli.Context) error {
-	s, err := decide(c, false, false)
+	// One plan with render --force --adopt: what the diff shows is what
+	// that render writes, byte for byte.
+	s, err := decideWith(c, false, false, false, true)
 	if err != nil {
 		return err
 	}
@@ -66,22 +93,17 @@ func runDiff(c *cli.Context) error {
 		return nil
 	}
 	secrets := s.SecretValues()
+	for _, ch := range refusals(s.Changes) {
+		fmt.Fprintf(out, "conflict %s: %s\n", ch.Name(), refusalReason(ch))
+	}
 	for _, ch := range drift {
-		if ch.Action != apply.Conflict && ch.Action != apply.Keep {
-			continue
-		}
-		fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Name(), ch.Reason)
-		if ch.Action == apply.Conflict && !c.Bool("stat") {
-			// What is there against what the config wants: why it
-			// conflicts, shown; render writes none of it.
-			if text := shownDiff(ch, secrets); text != "" {
-				writeDiff(out, text, color)
-			}
+		if ch.Action == apply.Keep {
+			fmt.Fprintf(out, "%s %s: %s\n", ch.Action, ch.Name(), ch.Reason)
 		}
 	}
 	for _, ch := range apply.Files(s.Changes) {
 		if ch.Action == apply.Conflict || ch.Action == apply.Keep {
-			continue
+			continue // left as it is: nothing to diff
 		}
 		text := shownDiff(ch, secrets)
 		if c.Bool("stat") {
@@ -204,7 +226,12 @@ func writeDiffJSON(w io.Writer, root string, drift, files []apply.Change, secret
 		Files   []fileDiff    `json:"files"`
 	}{Root: root, InSync: len(drift) == 0, Entries: []reportEntry{}, Files: []fileDiff{}}
 	for _, ch := range drift {
-		doc.Entries = append(doc.Entries, reportEntry{Path: ch.Path, Entry: ch.Unit, Action: string(ch.Action), State: stateWord(ch), Reason: ch.Reason})
+		e := reportEntry{Path: ch.Path, Entry: ch.Unit, Action: string(ch.Action), State: stateWord(ch), Reason: ch.Reason}
+		if ch.Refused != "" {
+			// What a plain render does with it: refuse it.
+			e.Action, e.State, e.Reason = string(apply.Conflict), statusWords[apply.Conflict], ch.Refused
+		}
+		doc.Entries = append(doc.Entries, e)
 	}
 	for _, ch := range files {
 		if ch.Action == apply.Conflict || ch.Action == apply.Keep {

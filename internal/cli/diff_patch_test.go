@@ -5,16 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agyconf/agyconf/internal/engine"
 	"github.com/agyconf/agyconf/internal/jsonmerge"
 )
 
@@ -381,4 +384,226 @@ func copyDir(t *testing.T, src, dst string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestDiffOverConflicts: a config rendered, agyconf's files and entries
+// then edited by hand (each with chance one half) and the user's own
+// file put where the next config writes one, the next config's diff,
+// applied with patch -p1 to a copy of the root, gives byte for byte what
+// render --force --adopt then writes: diff and render share one plan, so
+// a conflict is listed and its file shown once, as the render leaves it.
+// AGYCONF_DIFF_CASES sets how many pairs of configs (default 12).
+func TestDiffOverConflicts(t *testing.T) {
+	cases := 12
+	if s := os.Getenv("AGYCONF_DIFF_CASES"); s != "" {
+		var err error
+		if cases, err = strconv.Atoi(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	configs := []string{"../../tests/render/global-both.hcl", "../../tests/render/global-cli.hcl", "../../tests/render/global-ide.hcl", "../../examples/global", "../../examples/plugin", "../../examples/harnesses"}
+	rng := rand.New(rand.NewPCG(29, 6))
+	conflicts := 0
+	for i := 0; i < cases; i++ {
+		a, b := configs[rng.IntN(len(configs))], configs[rng.IntN(len(configs))]
+		t.Run(fmt.Sprintf("%d-%s-%s", i, filepath.Base(a), filepath.Base(b)), func(t *testing.T) {
+			dir := t.TempDir()
+			cfgA := copyConfig(t, a, filepath.Join(dir, "a"))
+			cfgB := copyConfig(t, b, filepath.Join(dir, "b"))
+			root := filepath.Join(dir, "root")
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			seedUser(t, root, false, 0)
+			var out, errb bytes.Buffer
+			run := func(args ...string) int {
+				out.Reset()
+				errb.Reset()
+				return Main(append([]string{"agyconf"}, args...), &out, &errb)
+			}
+			if code := run("render", "--config", cfgA, "--root", root, "--instance", "x"); code != 0 {
+				t.Fatalf("render A: exit %d\n%s%s", code, out.String(), errb.String())
+			}
+			edited := editByHand(t, rng, root)
+			// The user's own file where B writes one, if A did not.
+			if code := run("render", "--config", cfgB, "--root", root, "--instance", "x", "--dry-run"); code == 0 || code == 3 {
+				for _, l := range strings.Split(out.String(), "\n") {
+					if f := strings.Fields(l); len(f) == 2 && f[0] == "create" && strings.HasSuffix(f[1], ".md") && rng.IntN(2) == 0 {
+						full := filepath.Join(root, filepath.FromSlash(f[1]))
+						if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+							t.Fatal(err)
+						}
+						if err := os.WriteFile(full, []byte("the user's own "+f[1]+"\n"), 0o644); err != nil {
+							t.Fatal(err)
+						}
+						edited++
+					}
+				}
+			}
+			patched := filepath.Join(dir, "patched")
+			copyDir(t, root, patched)
+			// The diff shows every string that holds a secret, live or
+			// planned, as <secret>: so does the copy it applies to.
+			ptrs := diffPointers(t, root, cfgB)
+			redactOnDisk(t, root, patched, ptrs)
+			if code := run("diff", "--config", cfgB, "--root", root, "--instance", "x", "--color", "never"); code != 0 {
+				t.Fatalf("diff: exit %d\n%s%s", code, out.String(), errb.String())
+			}
+			diff := out.String()
+			if strings.Contains(diff, "\nconflict ") || strings.HasPrefix(diff, "conflict ") {
+				conflicts++
+			}
+			// One section per file.
+			seen := map[string]bool{}
+			for _, l := range strings.Split(diff, "\n") {
+				if name, ok := strings.CutPrefix(l, "--- a/"); ok {
+					if seen[name] {
+						t.Fatalf("two sections for %s:\n%s", name, diff)
+					}
+					seen[name] = true
+				}
+			}
+			applyUnified(t, patched, diff)
+			if code := run("render", "--config", cfgB, "--root", root, "--instance", "x", "--force", "--adopt"); code != 0 {
+				t.Fatalf("render --force --adopt: exit %d\n%s%s", code, out.String(), errb.String())
+			}
+			// Both as the diff shows them: redacted where the state said
+			// secrets were and where the config puts them.
+			want, got := treeFiles(t, root), treeFiles(t, patched)
+			redactFiles(want, ptrs)
+			redactFiles(got, ptrs)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("%d hand edits: the diff applied is not what render --force --adopt wrote (-rendered +patched):\n%s\nthe diff:\n%s", edited, d, diff)
+			}
+		})
+	}
+	t.Logf("%d of %d cases had a conflict", conflicts, cases)
+}
+
+// diffPointers are, by file, where diff shows <secret>: where the state
+// under root says secrets are and where the config cfg puts them.
+func diffPointers(t *testing.T, root, cfg string) map[string][]string {
+	t.Helper()
+	ptrs := map[string][]string{}
+	states, _ := filepath.Glob(filepath.Join(root, ".local/state/agyconf/*.json"))
+	for _, p := range states {
+		b, _ := os.ReadFile(p)
+		var st struct {
+			Files map[string]struct {
+				Secrets []string `json:"secrets"`
+			} `json:"files"`
+		}
+		if json.Unmarshal(b, &st) != nil {
+			continue
+		}
+		for key, f := range st.Files {
+			file, entry, _ := strings.Cut(key, "#")
+			for _, s := range f.Secrets {
+				ptrs[file] = append(ptrs[file], entry+s)
+			}
+		}
+	}
+	c := engine.Load(cfg)
+	if !c.OK() {
+		t.Fatalf("%s: %v", cfg, c.Diags)
+	}
+	for _, d := range c.Plan.Documents {
+		ptrs[d.Path] = append(ptrs[d.Path], d.SecretPointers()...)
+	}
+	return ptrs
+}
+
+// redactFiles redacts files (by path) at ptrs, as diff shows them.
+func redactFiles(files map[string]string, ptrs map[string][]string) {
+	for file, ps := range ptrs {
+		if text, ok := files[file]; ok {
+			if out, ok := jsonmerge.RedactStrings([]byte(text), ps, `"<secret>"`, jsonmerge.JSONC); ok {
+				files[file] = string(out)
+			}
+		}
+	}
+}
+
+// redactOnDisk redacts the copy of root at dst at ptrs: the text the diff
+// is taken from, as it shows it.
+func redactOnDisk(t *testing.T, root, dst string, ptrs map[string][]string) {
+	t.Helper()
+	files := treeFiles(t, root)
+	redactFiles(files, ptrs)
+	for file := range ptrs {
+		if text, ok := files[file]; ok {
+			if err := os.WriteFile(filepath.Join(dst, filepath.FromSlash(file)), []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// editByHand edits, each with chance one half, the files and the entries
+// of shared files that the state under root says agyconf wrote, and
+// returns how many it edited.
+func editByHand(t *testing.T, rng *rand.Rand, root string) int {
+	t.Helper()
+	states, _ := filepath.Glob(filepath.Join(root, ".local/state/agyconf/*.json"))
+	n := 0
+	for _, p := range states {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Files map[string]struct {
+				Block bool `json:"block"`
+				Item  bool `json:"item"`
+			} `json:"files"`
+		}
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		keys := make([]string, 0, len(st.Files))
+		for k := range st.Files {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			f := st.Files[k]
+			if f.Item || f.Block || rng.IntN(2) == 0 {
+				continue
+			}
+			file, ptr, shared := strings.Cut(k, "#")
+			full := filepath.Join(root, filepath.FromSlash(file))
+			data, err := os.ReadFile(full)
+			if err != nil {
+				continue
+			}
+			if !shared {
+				if strings.HasSuffix(file, ".json") {
+					continue
+				}
+				data = append(data, []byte("A line the user added.\n")...)
+			} else {
+				doc, err := jsonmerge.ParseWith(data, jsonmerge.JSONC)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var path []string
+				for _, seg := range strings.Split(ptr, "/")[1:] {
+					path = append(path, strings.NewReplacer("~1", "/", "~0", "~").Replace(seg))
+				}
+				raw, ok := doc.Get(path...)
+				if !ok || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+					continue
+				}
+				if err := doc.Set(json.RawMessage(`"edited by hand"`), append(path, "note")...); err != nil {
+					t.Fatal(err)
+				}
+				data = doc.Bytes()
+			}
+			if err := os.WriteFile(full, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+	}
+	return n
 }

@@ -101,12 +101,13 @@ type session struct {
 // nothing set, it decides as if the config described nothing (clean).
 // The caller closes the session.
 func decide(c *cli.Context, nothing, write bool) (*session, error) {
-	return decideWith(c, nothing, write, false)
+	return decideWith(c, nothing, write, false, false)
 }
 
 // decideWith is decide; args says the command takes positional arguments
-// of its own.
-func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
+// of its own; resolve decides as render --force --adopt does (diff: the
+// one plan of what a render that resolves every conflict it can writes).
+func decideWith(c *cli.Context, nothing, write, args, resolve bool) (*session, error) {
 	var path string
 	var format diagfmt.Format
 	var err error
@@ -155,7 +156,7 @@ func decideWith(c *cli.Context, nothing, write, args bool) (*session, error) {
 	es, err := engine.Open(cfg, engine.Options{
 		Root: c.String("root"), Instance: c.String("instance"), TakeOver: c.String("take-over"),
 		Write: write, Nothing: nothing,
-		Force: c.Bool("force"), Adopt: c.Bool("adopt"), AfterHMLink: c.String("after-hm-link"),
+		Force: c.Bool("force") || resolve, Adopt: c.Bool("adopt") || resolve, AfterHMLink: c.String("after-hm-link"),
 		Secrets: secrets, Pending: pending,
 		Notify: func(holder string) {
 			fmt.Fprintf(c.App.ErrWriter, "agyconf: waiting for %s, which is rendering into the same root\n", holder)

@@ -38,10 +38,16 @@ var statusWords = map[apply.Action]string{
 }
 
 // stateWord names an entry's state. An unchanged entry with a reason is a
-// default agy has set to its own value since.
+// default agy has set to its own value since; a release is of what
+// agyconf found, or of what it leaves where it is without having found
+// it (a unit recorded where the layout never wrote, one whose backup is
+// gone).
 func stateWord(ch apply.Change) string {
-	if ch.Action == apply.Unchanged && ch.Reason != "" {
+	switch {
+	case ch.Action == apply.Unchanged && ch.Reason != "":
 		return "agy's value"
+	case ch.Action == apply.Release && ch.Origin() != apply.OriginFound && ch.Origin() != apply.OriginUnknown:
+		return "stale, left"
 	}
 	return statusWords[ch.Action]
 }
