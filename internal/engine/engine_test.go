@@ -151,6 +151,35 @@ func TestWarnedOnce(t *testing.T) {
 	}
 }
 
+// TestSameFindingOnce: a server a layout override also writes into the
+// IDE's old MCP file breaks the same rule at the same block in both
+// documents: one warning, naming both files, not one per file (render
+// printed each mcp/unknown-field twice).
+func TestSameFindingOnce(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "agyconf.hcl")
+	src := "agyconf {\n  layout { legacy_mcp_config = \".gemini/antigravity/mcp_config.json\" }\n}\nmcp_server \"y\" {\n  command = \"y\"\n  extra = { frobnicate = true }\n}\n"
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := Load(p)
+	if !c.OK() {
+		t.Fatalf("not accepted:\n%s", c.Diags.Error())
+	}
+	var unknown []*hcl.Diagnostic
+	for _, d := range c.Diags {
+		if rulebook.IDOf(d) == "mcp/unknown-field" {
+			unknown = append(unknown, d)
+		}
+	}
+	if len(unknown) != 1 {
+		t.Fatalf("%d mcp/unknown-field diagnostics, want one:\n%s", len(unknown), c.Diags.Error())
+	}
+	d := unknown[0]
+	if !strings.Contains(d.Detail, ".gemini/antigravity/mcp_config.json and .gemini/config/mcp_config.json at /mcpServers/y/frobnicate") || d.Subject == nil || d.Subject.Start.Line != 4 {
+		t.Errorf("got %s at %v", d.Detail, d.Subject)
+	}
+}
+
 // TestRuleBudget: rules that fit the token budget alone and not together
 // are a warning at the rule that takes them over it, never an error, in
 // a workspace's rule files and in the global managed block alike; a

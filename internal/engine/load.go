@@ -19,6 +19,8 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -130,7 +132,61 @@ func Check(plan *render.Plan, version agy.Version) hcl.Diagnostics {
 	for _, ds := range found {
 		diags = append(diags, ds...)
 	}
-	return append(diags, ruleBudget(plan)...)
+	return append(sameFinding(diags), ruleBudget(plan)...)
+}
+
+// sameFinding says once what several documents of a plan found the same
+// of the same block: a server a layout override writes into a second MCP
+// file (legacy_mcp_config) broke the same rule at the same place of
+// both, and render printed it twice. The one diagnostic names every file.
+func sameFinding(diags hcl.Diagnostics) hcl.Diagnostics {
+	type key struct {
+		sev              hcl.DiagnosticSeverity
+		summary, message string
+		at               string
+	}
+	first := map[key]int{}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		f, ok := d.Extra.(renderedFinding)
+		if !ok || d.Subject == nil {
+			out = append(out, d)
+			continue
+		}
+		k := key{d.Severity, d.Summary, f.message + "\x00" + f.pointer, d.Subject.String()}
+		i, seen := first[k]
+		if !seen {
+			first[k] = len(out)
+			out = append(out, d)
+			continue
+		}
+		prev := out[i].Extra.(renderedFinding)
+		if !slices.Contains(prev.paths, f.paths[0]) {
+			prev.paths = append(prev.paths, f.paths[0])
+		}
+		merged := *out[i]
+		merged.Extra = prev
+		merged.Detail = prev.detail()
+		out[i] = &merged
+	}
+	return out
+}
+
+// renderedFinding is what a diagnostic about a rendered document was made
+// of: the finding (its rule's Tag, which IDOf and the machine checks
+// read), and the documents it was found in.
+type renderedFinding struct {
+	rulebook.Tag
+	message, pointer string
+	paths            []string
+}
+
+func (f renderedFinding) detail() string {
+	where := strings.Join(f.paths, " and ")
+	if f.pointer != "" {
+		where += " at " + f.pointer
+	}
+	return fmt.Sprintf("In the rendered %s; agyconf validate PATH reports the same on the file.", where)
 }
 
 // checkDocument lints one document of a plan for Check.
@@ -238,15 +294,12 @@ func findingDiag(d *render.Document, f lint.Finding) *hcl.Diagnostic {
 	if f.Severity == lint.Warning {
 		sev = hcl.DiagWarning
 	}
-	where := d.Path
-	if f.Pointer != "" {
-		where += " at " + f.Pointer
-	}
+	rf := renderedFinding{Tag: rulebook.Tag{Rule: f.Rule}, message: f.Message, pointer: f.Pointer, paths: []string{d.Path}}
 	diag := &hcl.Diagnostic{
 		Severity: sev,
 		Summary:  f.Message,
-		Detail:   fmt.Sprintf("In the rendered %s; agyconf validate PATH reports the same on the file.", where),
-		Extra:    rulebook.Tag{Rule: f.Rule},
+		Detail:   rf.detail(),
+		Extra:    rf,
 	}
 	if rng := d.OriginOf(f.Pointer); rng.Filename != "" {
 		diag.Subject = &rng
