@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/render"
@@ -140,7 +141,23 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 	}
 	var live *jsonmerge.Doc
 	if l.exists {
-		if live, err = jsonmerge.ParseWith(l.data, syn); err != nil {
+		if live, err = jsonmerge.ParseWith(l.data, syn); err != nil && l.link == "" {
+			// Caught half written by a program that writes it in place
+			// (agy, a login)? Read again after a pause, a few times.
+			pause := time.Millisecond
+			for try := 0; try < tornRetries && err != nil; try++ {
+				time.Sleep(pause)
+				pause *= 2
+				again, rerr := readLive(opts.FS, d.Path, opts.ReadOutsideLinks)
+				if rerr != nil || !again.exists || again.link != "" {
+					break
+				}
+				if live, err = jsonmerge.ParseWith(again.data, syn); err == nil {
+					l = again
+				}
+			}
+		}
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w; agyconf never rewrites a file it cannot read", d.Path, err)
 		}
 	} else if live, err = jsonmerge.Parse([]byte("{}")); err != nil {

@@ -93,3 +93,39 @@ func TestWritesRetired(t *testing.T) {
 		t.Error("global scope writes .antigravity/settings.json")
 	}
 }
+
+// TestWithFormer: an override an earlier render wrote under stays a place
+// to let go of (Writes) and its folders are kept (Folders), though Paths
+// never names it; an entry for a kind that does not exist, or a path no
+// override may name (in .git, agyconf's own folder, absolute, leaving the
+// root), is ignored — a workspace's state is trusted with no more than
+// its config.
+func TestWithFormer(t *testing.T) {
+	l := New(model.Agyconf{Scope: model.ScopeWorkspace, Product: model.ProductBoth})
+	f := l.WithFormer(map[string][]string{
+		"skills":     {"myskills"},
+		"mcp_config": {"custom/mcp.json"},
+		"nonsense":   {"x"},
+		"agents":     {".git/hooks", ".agyconf/x", "/etc", "../up", "a/../../b", "."},
+	})
+	for p, want := range map[string]bool{
+		"myskills/s/SKILL.md": true, "custom/mcp.json": true, "custom/other.json": false,
+		"x/y": false, ".git/hooks/pre-commit": false, ".agyconf/x/a.md": false, "/etc/passwd": false, "../up/a": false,
+	} {
+		if got := f.Writes(p); got != want {
+			t.Errorf("Writes(%q) = %v, want %v", p, got, want)
+		}
+		if l.Writes(p) && !want {
+			t.Errorf("the layout itself writes %q", p)
+		}
+	}
+	if !f.Folders()["myskills"] || !f.Folders()["custom"] || f.Folders()[".git"] {
+		t.Errorf("folders: %v", f.Folders())
+	}
+	if ps := f.Paths(agy.Skills); len(ps) != 1 || ps[0] == "myskills" {
+		t.Errorf("a former override is rendered to: %v", ps)
+	}
+	if got := l.Overrides(); len(got) != 0 {
+		t.Errorf("overrides: %v", got)
+	}
+}
