@@ -67,11 +67,14 @@ type batch struct {
 
 // Settling a shared file before its rename: it is read again, and if agy
 // wrote it since data was built, rebuilt and written again, at most
-// maxSettle times; a file that does not parse (caught half written by a
-// program that writes in place) is read again after a pause, up to
+// maxSettle times (a writer faster than a rebuild and a write wins some
+// rounds: agy toggling a server every millisecond and a half, with the
+// machine busy, needed up to eight; a rename after the last round would
+// undo its last write); a file that does not parse (caught half written
+// by a program that writes in place) is read again after a pause, up to
 // tornRetries times.
 const (
-	maxSettle   = 8
+	maxSettle   = 100
 	tornRetries = 6
 )
 
