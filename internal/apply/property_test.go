@@ -795,7 +795,9 @@ func (w *propWorld) afterRender(before snapshot, c *propConfig, force, adopt boo
 		}
 		// Found: it was there, as the config wants it, and not agyconf's
 		// own earlier write.
-		if now.Origin == OriginFound && (was == nil || was.Origin != OriginFound) && before.st.gone(k) == nil {
+		// (An entry agyconf gave back, written back as agyconf had it
+		// then, is found again with its original: that is a claim.)
+		if g := before.st.gone(k); now.Origin == OriginFound && (was == nil || was.Origin != OriginFound) && (g == nil || g.Origin != OriginFound) {
 			if w.agyconfs(k, cb) && !w.usersOwn(k, cb) {
 				w.fail("%s is recorded as found, but it is what agyconf itself wrote earlier: %q\nwas %+v, gone %+v", k, cb.raw, was, before.st.Gone)
 			}
@@ -824,6 +826,26 @@ func (w *propWorld) afterRender(before snapshot, c *propConfig, force, adopt boo
 			_, isSrv := isServer(k)
 			stripped := isSrv && !renders(c, k, "disabled")
 			w.written[k] = append(w.written[k], propVersion{text: norm(k, ca, stripped), stripped: stripped})
+		}
+	}
+	// A whole-file backup holds the user's bytes: agyconf's secrets in it
+	// are taken out where they can be put back, and by value elsewhere,
+	// nothing else.
+	for _, b := range after.st.Backups {
+		if _, old := before.st.backupOf(b.ID, b.Path, ""); b.Reason != "takeover" || old {
+			continue
+		}
+		had, ok := before.files[b.Path]
+		if !ok {
+			continue
+		}
+		got, err := original(w.options(after.m, c), after.st, b.Path, "", b.ID, nil)
+		if err != nil {
+			w.fail("the backup of %s does not read: %v", b.Path, err)
+		}
+		values := SecretValues(propSecrets, w.read)
+		if !bytes.Equal(RedactValues(got, values), RedactValues(had, values)) {
+			w.fail("the backup of %s is not what the user had:\n%s\nhad\n%s", b.Path, got, had)
 		}
 	}
 	// Files and folders agyconf created.
