@@ -3,6 +3,8 @@ package apply
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -584,5 +586,86 @@ func TestSecretFileModeIsDrift(t *testing.T) {
 	}
 	if fi, _ := os.Stat(full); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("render left %v", fi.Mode())
+	}
+}
+
+// agyWritesFS is the real root where agy writes settings.json each time
+// agyconf reads it, a given number of times: a writer faster than a
+// render's rebuild and write, whose every write must survive the render.
+type agyWritesFS struct {
+	FS
+	e      *env
+	writes int
+	n      int
+}
+
+func (f *agyWritesFS) ReadFile(name string, limit int64) ([]byte, fs.FileInfo, error) {
+	data, fi, err := f.FS.ReadFile(name, limit)
+	if name == "settings.json" && f.n < f.writes {
+		// Just after agyconf's read: agy's next write lands.
+		f.n++
+		f.e.write("settings.json", fmt.Sprintf(`{"model": "x", "agy": %d, "permissions": {"allow": ["read_file"]}}`, f.n))
+	}
+	return data, fi, err
+}
+
+// TestSettleKeepsEveryWrite: agy writes the shared file after each of
+// agyconf's reads, twenty times in a row (more than the eight rounds the
+// batch once gave up after): the render merges into the last of them.
+func TestSettleKeepsEveryWrite(t *testing.T) {
+	e := newEnv(t)
+	e.write("settings.json", `{"model": "x", "permissions": {"allow": ["read_file"]}}`)
+	d := &render.Document{Path: "settings.json", Mode: render.ModeFile, JSON: map[string]any{
+		"toolPermission": "strict",
+	}, Merge: &render.Merge{}}
+	st, _ := e.loadState()
+	changes, err := Decide(plan(d), st, e.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := e.options()
+	agy := &agyWritesFS{FS: opts.FS, e: e, writes: 20}
+	opts.FS = agy
+	if err := Execute(changes, st, opts); err != nil {
+		t.Fatal(err)
+	}
+	got := e.read("settings.json")
+	if !strings.Contains(got, `"agy": 20`) || !strings.Contains(got, `"toolPermission": "strict"`) {
+		t.Errorf("after %d writes of agy's, settings.json is\n%s", agy.n, got)
+	}
+}
+
+// tornFS is the real root where settings.json reads empty a few times, as
+// a file agy is writing in place reads halfway.
+type tornFS struct {
+	FS
+	left int
+}
+
+func (f *tornFS) ReadFile(name string, limit int64) ([]byte, fs.FileInfo, error) {
+	data, fi, err := f.FS.ReadFile(name, limit)
+	if name == "settings.json" && f.left > 0 && err == nil {
+		f.left--
+		return data[:len(data)/3], fi, nil
+	}
+	return data, fi, err
+}
+
+// TestTornFileReadAgain: a shared file caught half written is read again
+// instead of failing the render; one that stays unreadable is still an
+// error with its position.
+func TestTornFileReadAgain(t *testing.T) {
+	e := newEnv(t)
+	e.write("settings.json", `{"model": "x", "permissions": {"allow": ["read_file"]}}`)
+	d := &render.Document{Path: "settings.json", Mode: render.ModeFile, JSON: map[string]any{"toolPermission": "strict"}, Merge: &render.Merge{}}
+	opts := e.options()
+	opts.FS = &tornFS{FS: opts.FS, left: 3}
+	st, _ := e.loadState()
+	if _, err := Decide(plan(d), st, opts); err != nil {
+		t.Fatalf("a file read half written three times: %v", err)
+	}
+	opts.FS = &tornFS{FS: e.options().FS, left: 100}
+	if _, err := Decide(plan(d), st, opts); err == nil || !strings.Contains(err.Error(), "cannot read") {
+		t.Fatalf("a file that never reads whole: %v", err)
 	}
 }
