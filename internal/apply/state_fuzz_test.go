@@ -33,6 +33,10 @@ func FuzzParseState(f *testing.F) {
 		"{\n  \"version\": 9999999,\n  \"files\": {}\n}\n",
 		"{\n  \"version\": 4,\n  \"files\": {} // x\n}\n",
 		"{\n  \"version\": 4,",
+		// What version 5 added.
+		`{"version":5,"files":{"m.json#/mcpServers/a":{"sha256":"` + strings.Repeat("a", 64) + `","origin":"found","written":true,"earlier":["` + strings.Repeat("b", 64) + `"],"secrets_before":["/env/T"]}},"layout":{"skills":["s"]},"shared":{"m.json":{"created":true,"sha256":"` + strings.Repeat("c", 64) + `","others":true}},"folders":["s","s/x"],"gone":[{"key":"m.json#/mcpServers/b","hashes":["` + strings.Repeat("d", 64) + `"],"origin":"adopted","original":"` + strings.Repeat("e", 32) + `"}]}`,
+		`{"version":5,"files":{},"gone":[{"key":"m.json#/x","hashes":[]}]}`,
+		`{"version":4,"files":{},"shared":{}}`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -168,8 +168,50 @@ func FuzzEdit(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, value []byte, name, item string) {
 		for _, syn := range []Syntax{{}, JSONC} {
 			fuzzEdit(t, syn, data, value, name, item)
+			fuzzReplace(t, syn, data, value, name)
 		}
 	})
+}
+
+// fuzzReplace: Replace puts the value back as its text is, leaves every
+// other member as it was, and writes a document that reads back the same.
+func fuzzReplace(t *testing.T, syn Syntax, data, value []byte, name string) {
+	d, err := ParseWith(data, syn)
+	if err != nil {
+		return
+	}
+	keys := d.Keys()
+	before := map[string]json.RawMessage{}
+	for _, k := range keys {
+		before[k], _ = d.Get(k)
+	}
+	if err := d.Replace(value, "agyconf", name); err != nil {
+		if out := d.Bytes(); !bytes.Equal(out, data) {
+			t.Fatalf("a failed Replace (%v) changed the document: %q", err, out)
+		}
+		return
+	}
+	out := d.Bytes()
+	d2, err := ParseWith(out, syn)
+	if err != nil {
+		t.Fatalf("Replace wrote what does not parse: %v\n%q", err, out)
+	}
+	got, ok := d2.Get("agyconf", name)
+	want, err := Canonical(bytes.TrimSpace(value))
+	if c, cerr := Canonical(got); !ok || err != nil || cerr != nil || !bytes.Equal(c, want) {
+		t.Fatalf("Get after Replace = %q, want %q", got, value)
+	}
+	if d3, err := ParseWith(out, syn); err != nil || !bytes.Equal(d3.Bytes(), out) {
+		t.Fatalf("Bytes after Replace is not stable: %v", err)
+	}
+	for _, k := range keys {
+		if k == "agyconf" {
+			continue
+		}
+		if now, _ := d2.Get(k); !bytes.Equal(now, before[k]) {
+			t.Fatalf("untouched member %q changed: %q -> %q", k, before[k], now)
+		}
+	}
 }
 
 // touched are the top-level members FuzzEdit edits.
