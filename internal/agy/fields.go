@@ -36,7 +36,7 @@ type AgentField struct {
 }
 
 // agentPaths is how agy resolves the entries of a subagent's path lists.
-const agentPaths = "Entries are names or paths: absolute, workspace-relative, or relative to the folder of the agent's agent.md (CLI changelog 1.1.25, 1.1.27) — which is <agents>/<name>/ since agyconf writes the folder form."
+const agentPaths = "Entries are names or paths: absolute, workspace-relative, or relative to the agent's folder (CLI changelog 1.1.25, 1.1.27)."
 
 // agentFields is the table, in the order render writes the keys.
 func agentFields() []AgentField {

@@ -4,6 +4,11 @@
 // type, allowed values and description) and internal/layout (where each
 // artifact lands on disk per scope and product).
 //
+// The page is a list, not a set of tables: each attribute is one item,
+// each block says in one line where it lands, and what two blocks share
+// (a plugin's servers, a handler written inline or as a block, the
+// permission lists of both permission blocks) is written once and linked.
+//
 // The test beside it fails when docs/reference.md is stale;
 // AGYCONF_UPDATE_DOCS=1 go test ./internal/docgen/ rewrites it.
 package docgen
@@ -33,7 +38,7 @@ func Reference() ([]byte, error) {
 	if !ok || root.obj("$defs") == nil || root.obj("properties") == nil {
 		return nil, fmt.Errorf("schema %s: no properties or $defs at the root", schema.Input)
 	}
-	g := &gen{defs: root.obj("$defs"), documented: map[string]section{}}
+	g := &gen{defs: root.obj("$defs"), documented: map[string]section{}, attrs: map[string]section{}, names: map[string]section{}}
 	if err := g.reference(root); err != nil {
 		return nil, err
 	}
@@ -46,9 +51,17 @@ type gen struct {
 	// documented maps a body's definition to the section that lists its
 	// attributes, so a body used twice (a plugin's mcp_server) links back.
 	documented map[string]section
+	// attrs maps an attribute's item text to the section that printed it
+	// first, so an attribute two bodies share (a handler's, inline in a
+	// matcher group and in a handler block) is written once.
+	attrs map[string]section
+	// names maps a name rule to the section that printed it first.
+	names map[string]section
 }
 
 type section struct{ title, anchor string }
+
+func (s section) link() string { return fmt.Sprintf("[`%s`](#%s)", s.title, s.anchor) }
 
 func (g *gen) p(format string, args ...any) { fmt.Fprintf(&g.b, format, args...) }
 
@@ -117,44 +130,43 @@ func (g *gen) reference(root *object) error {
 	g.p("# Config reference\n\n")
 	g.p("<!-- Generated from schema/agyconf.schema.json and internal/layout by\n")
 	g.p("     AGYCONF_UPDATE_DOCS=1 go test ./internal/docgen/ — do not edit by hand. -->\n\n")
-	g.p("Every block and attribute of agyconf's input, with its type, allowed values,\n")
-	g.p("default and where it lands on disk. The text comes from the input's JSON\n")
-	g.p("Schema (`agyconf schema agyconf` prints it), the paths from the layout\n")
-	g.p("agyconf renders with. [config.md](config.md) is the guide to the language —\n")
-	g.p("files, functions, secrets, names and limits — and explains the why;\n")
-	g.p("this page is the lookup table. A source named in parentheses (skillsaw,\n")
-	g.p("rulesync, …) is listed with where to read it in [agy-facts.md](agy-facts.md#sources).\n\n")
-	g.p("Attributes are written `name = value` in HCL and `\"name\": value` in the\n")
-	g.p("JSON form; blocks `name { … }` or `name \"LABEL\" { … }` in HCL and objects\n")
-	g.p("(label → body) in JSON. \"text\" is a string; numbers and bools given\n")
-	g.p("there are written as text. \"—\" in the default column means the schema\n")
-	g.p("names no default: leaving the attribute out writes nothing for it.\n\n")
+	g.p("Every block and attribute of agyconf's input, from its JSON Schema\n")
+	g.p("(`agyconf schema agyconf`), and where each block lands on disk, relative\n")
+	g.p("to the render root (`$HOME` in global scope, the project in workspace\n")
+	g.p("scope; [`layout`](#agyconf-layout) moves any of it). Files, functions,\n")
+	g.p("secrets, names and limits: [config.md](config.md). A source in\n")
+	g.p("parentheses (skillsaw, rulesync, …) is listed in\n")
+	g.p("[agy-facts.md](agy-facts.md#sources).\n\n")
+	g.p("An attribute is `name = value` in HCL and `\"name\": value` in the JSON\n")
+	g.p("form, a block `name \"LABEL\" { … }` or an object of label → body. Each\n")
+	g.p("attribute below reads `name` (type; allowed values): description; \"text\"\n")
+	g.p("is a string, and numbers and bools given there are written as text.\n\n")
 
 	props := root.obj("properties")
-	g.p("## Blocks\n\n")
+	var toc []string
 	for _, k := range props.keys {
 		if k == "//" {
 			continue
 		}
 		for _, bl := range g.blocks(props.obj(k)) {
 			title := blockTitle(k, bl.label)
-			desc := props.obj(k).str("description")
-			if body, _ := g.def("#/$defs/" + bl.body); body != nil && body.str("description") != "" {
-				desc = body.str("description")
-			}
-			g.p("- [`%s`](#%s): %s\n", title, anchor(title), para(firstSentence(desc)))
+			toc = append(toc, fmt.Sprintf("[`%s`](#%s)", title, anchor(title)))
 		}
 	}
-	g.p("- [Where files go](#where-files-go): the layout table\n\n")
+	toc = append(toc, "[where files go](#where-files-go)")
+	g.p("Blocks: %s.\n\n", strings.Join(toc, ", "))
 
 	for _, k := range props.keys {
 		if k == "//" {
 			continue
 		}
 		for _, bl := range g.blocks(props.obj(k)) {
-			intro := props.obj(k).str("description")
+			intro := ""
+			if body, _ := g.def("#/$defs/" + bl.body); body == nil || body.str("description") == "" {
+				intro = props.obj(k).str("description")
+			}
 			if bl.desc != "" {
-				intro = "" // the body's own description says more
+				intro = bl.desc
 			}
 			g.section(2, k, blockTitle(k, bl.label), intro, bl)
 		}
@@ -178,11 +190,11 @@ func anchor(title string) string {
 	return strings.Trim(nonAnchor.ReplaceAllString(strings.ToLower(title), "-"), "-")
 }
 
-// section writes one block: its description, where it lands, its
-// attributes, then its nested blocks.
+// section writes one block: its description, its name rule, where it
+// lands, its attributes, then its nested blocks.
 func (g *gen) section(level int, path, title, intro string, bl block) {
-	id := anchor(title)
-	g.p("<a id=\"%s\"></a>\n\n%s `%s`\n\n", id, strings.Repeat("#", level), title)
+	here := section{title: title, anchor: anchor(title)}
+	g.p("<a id=\"%s\"></a>\n\n%s `%s`\n\n", here.anchor, strings.Repeat("#", level), title)
 	body, _ := g.def("#/$defs/" + bl.body)
 	if body == nil {
 		g.p("(no definition %s in the schema)\n\n", bl.body)
@@ -192,20 +204,32 @@ func (g *gen) section(level int, path, title, intro string, bl block) {
 		g.p("%s\n\n", para(intro))
 	}
 	if prev, ok := g.documented[bl.body]; ok {
-		g.p("Same body as [`%s`](#%s).\n\n", prev.title, prev.anchor)
-		g.where(path)
+		g.p("Same body as %s.", prev.link())
+		g.where(path, " ")
+		g.p("\n\n")
 		return
 	}
-	g.documented[bl.body] = section{title: title, anchor: id}
+	g.documented[bl.body] = here
 	if d := body.str("description"); d != "" && d != intro {
 		g.p("%s\n\n", para(d))
 	}
 	if bl.nameRule != "" {
-		g.p("**Name:** %s\n\n", para(bl.nameRule))
+		if prev, ok := g.names[bl.nameRule]; ok {
+			g.p("**Name:** as for %s.", prev.link())
+		} else {
+			g.names[bl.nameRule] = here
+			g.p("**Name:** %s", para(bl.nameRule))
+		}
+		g.where(path, " ")
+		g.p("\n\n")
+	} else if g.where(path, "") {
+		g.p("\n\n")
 	}
-	g.where(path)
 
 	props := body.obj("properties")
+	if props != nil && g.compact(bl.body, props) {
+		return
+	}
 	required := map[string]bool{}
 	for _, r := range body.list("required") {
 		if s, ok := r.(string); ok {
@@ -217,7 +241,7 @@ func (g *gen) section(level int, path, title, intro string, bl block) {
 		bl  block
 		doc string
 	}
-	var rows [][]string
+	var items []string
 	var children []nested
 	if props != nil {
 		for _, k := range props.keys {
@@ -231,7 +255,7 @@ func (g *gen) section(level int, path, title, intro string, bl block) {
 				}
 				continue
 			}
-			rows = append(rows, g.row(k, ps, required[k], bl.body))
+			items = append(items, g.item(k, ps, required[k], bl.body))
 		}
 	}
 	if extra := body.obj("additionalProperties"); extra != nil {
@@ -239,15 +263,10 @@ func (g *gen) section(level int, path, title, intro string, bl block) {
 		if bl.body == "tools" {
 			name = "*NAME*"
 		}
-		rows = append(rows, g.row(name, extra, false, bl.body))
+		items = append(items, g.item(name, extra, false, bl.body))
 	}
-	if len(rows) > 0 {
-		g.p("| attribute | type | allowed values | default | description |\n|---|---|---|---|---|\n")
-		for _, r := range rows {
-			g.p("| %s |\n", strings.Join(r, " | "))
-		}
-		g.p("\n")
-	}
+	g.items(here, items)
+	g.entries(body)
 	if len(children) > 0 {
 		var names []string
 		for _, c := range children {
@@ -260,8 +279,64 @@ func (g *gen) section(level int, path, title, intro string, bl block) {
 	}
 }
 
-// row is one attribute's line of the table.
-func (g *gen) row(name string, s *object, required bool, body string) []string {
+// items writes a body's attributes, one item each; those another section
+// printed already are named in one line that links there.
+func (g *gen) items(here section, items []string) {
+	var fresh []string
+	var again []section
+	shared := map[section][]string{}
+	for _, it := range items {
+		prev, ok := g.attrs[it]
+		if !ok {
+			g.attrs[it] = here
+			fresh = append(fresh, it)
+			continue
+		}
+		if _, seen := shared[prev]; !seen {
+			again = append(again, prev)
+		}
+		shared[prev] = append(shared[prev], strings.SplitN(strings.TrimPrefix(it, "- "), " ", 2)[0])
+	}
+	for _, it := range fresh {
+		g.p("%s\n", it)
+	}
+	for _, s := range again {
+		g.p("- %s: as in %s.\n", strings.Join(shared[s], ", "), s.link())
+	}
+	if len(items) > 0 {
+		g.p("\n")
+	}
+}
+
+// entries writes, once, what a list's items are when their definition
+// describes them (a permission entry), after the lists that hold them.
+func (g *gen) entries(body *object) {
+	props := body.obj("properties")
+	if props == nil {
+		return
+	}
+	for _, k := range props.keys {
+		items := props.obj(k).obj("items")
+		if items == nil {
+			continue
+		}
+		d, name := g.def(items.str("$ref"))
+		if d == nil || d.str("description") == "" || named[name] == "" {
+			continue
+		}
+		key := "entry " + name
+		if _, done := g.names[key]; done {
+			continue
+		}
+		g.names[key] = section{}
+		g.p("A %s: %s\n\n", named[name], para(d.str("description")))
+	}
+}
+
+// item is one attribute's line: `name` (type; allowed values; required):
+// description. The layout's keys point at the table of where files go,
+// which holds their defaults.
+func (g *gen) item(name string, s *object, required bool, body string) string {
 	desc := s.str("description")
 	if desc == "" {
 		if d, _ := g.def(s.str("$ref")); d != nil {
@@ -272,14 +347,17 @@ func (g *gen) row(name string, s *object, required bool, body string) []string {
 	if !strings.HasPrefix(name, "*") {
 		cell = "`" + name + "`"
 	}
+	parts := []string{g.typeOf(s)}
+	if a := allowed(s); a != "" {
+		parts = append(parts, a)
+	}
 	if required {
-		cell += " (required)"
+		parts = append(parts, "required")
 	}
-	def := defaultOf(desc)
 	if body == "layout" {
-		def = "[the layout table](#where-files-go)"
+		parts = append(parts, "default: [where files go](#where-files-go)")
 	}
-	return []string{cell, esc(g.typeOf(s)), esc(allowed(s)), esc(def), esc(desc)}
+	return fmt.Sprintf("- %s (%s): %s", cell, strings.Join(parts, "; "), para(oneLine(desc)))
 }
 
 // named are the schema's shared definitions, by what the reference calls
@@ -298,6 +376,14 @@ var named = map[string]string{
 	"headerName":        "header name",
 	"skillName":         "skill name",
 	"pluginName":        "plugin name",
+	"ignorePattern":     "ignore line",
+	"mcpServerExtra":    "object",
+	"handlerExtra":      "object",
+	"skillExtra":        "object",
+	"ruleExtra":         "object",
+	"agentExtra":        "object",
+	"workflowExtra":     "object",
+	"pluginExtra":       "object",
 }
 
 func (g *gen) typeOf(s *object) string {
@@ -357,7 +443,7 @@ func (g *gen) typeOf(s *object) string {
 }
 
 // allowed lists an attribute's values when the schema enumerates them or
-// bounds a number.
+// bounds a number; "" otherwise (a bool's are its type).
 func allowed(s *object) string {
 	if e := s.list("enum"); e != nil {
 		var vals []string
@@ -374,57 +460,50 @@ func allowed(s *object) string {
 	case okLo:
 		return "≥ " + thousands(lo.String())
 	}
-	if t, _ := s.get("type").(string); t == "boolean" {
-		return "`true`, `false`"
-	}
-	return "—"
+	return ""
 }
 
-// Defaults are stated in the schema's descriptions, in a few fixed forms.
-var defaultForms = []struct {
-	re     *regexp.Regexp
-	format string
-}{
-	{regexp.MustCompile(`"([^"]+)" \(the default`), "`%q`"},
-	{regexp.MustCompile(`"([^"]+)" \(agy's default\)`), "`%q` (agy's default)"},
-	{regexp.MustCompile(`\b[Dd]efault (true|false|\[\]|[0-9]+)\b`), "`%s`"},
-	{regexp.MustCompile(`\bdefault (~/[^,;)\s]+)`), "`%s`"},
-	{regexp.MustCompile(`\b([0-9]+) when it is left out`), "`%s`"},
-	{regexp.MustCompile(`agy's default is ([A-Za-z_-]+)`), "`%s` (agy's default)"},
-	{regexp.MustCompile(`\b(unknown) when left out`), "%s"},
-	{regexp.MustCompile(`[Ll]eft out, the name is (derived from [^;.]+)`), "%s"},
-}
-
-func defaultOf(desc string) string {
-	for _, f := range defaultForms {
-		if m := f.re.FindStringSubmatch(desc); m != nil {
-			return fmt.Sprintf(f.format, m[1])
-		}
-	}
-	return "—"
-}
-
-// where writes the table of where a block lands, when it lands somewhere.
-func (g *gen) where(path string) {
+// where writes, after lead, the one line of where a block lands, when it
+// lands somewhere or the table has a note for it; it reports whether it
+// wrote anything.
+func (g *gen) where(path, lead string) bool {
 	w, ok := wheres[path]
 	if !ok {
-		return
+		return false
 	}
+	g.p("%s", lead)
 	if len(w.places) > 0 {
-		g.p("**Where it lands** (relative to the render root: `$HOME` in global scope, the project in workspace scope; each path can be moved with [`layout`](#agyconf-layout)):\n\n")
-		g.p("| scope | product `cli` | product `ide` | product `both` |\n|---|---|---|---|\n")
+		var scopes []string
 		for _, scope := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
-			cells := []string{string(scope)}
-			for _, product := range []model.Product{model.ProductCLI, model.ProductIDE, model.ProductBoth} {
-				cells = append(cells, w.cell(layout.New(model.Agyconf{Scope: scope, Product: product})))
-			}
-			g.p("| %s |\n", strings.Join(cells, " | "))
+			scopes = append(scopes, string(scope)+" "+w.scopeCell(scope))
 		}
-		g.p("\n")
+		g.p("**Lands in** %s.", strings.Join(scopes, "; "))
+		if w.note != "" {
+			g.p(" ")
+		}
 	}
 	if w.note != "" {
-		g.p("%s\n\n", w.note)
+		g.p("%s", w.note)
 	}
+	return true
+}
+
+// scopeCell says where a block lands in one scope: one place when every
+// product has the same, else each product's.
+func (w whereSpec) scopeCell(scope model.Scope) string {
+	var cells []string
+	products := []model.Product{model.ProductCLI, model.ProductIDE, model.ProductBoth}
+	for _, product := range products {
+		cells = append(cells, w.cell(layout.New(model.Agyconf{Scope: scope, Product: product})))
+	}
+	if cells[0] == cells[1] && cells[1] == cells[2] {
+		return cells[0]
+	}
+	var out []string
+	for i, product := range products {
+		out = append(out, fmt.Sprintf("(product `%s`) %s", product, cells[i]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // place is one way a block can land: an artifact of the layout and how the
@@ -446,10 +525,10 @@ func (w whereSpec) cell(l layout.Layout) string {
 			for _, path := range paths {
 				out = append(out, strings.ReplaceAll(p.format, "%s", path))
 			}
-			return strings.Join(out, "<br>")
+			return strings.Join(out, " and ")
 		}
 	}
-	return "— (an error that says where it could go)"
+	return "nowhere (an error says where it could go)"
 }
 
 // itemFormat is where an item of a folder kind lands below dir, as a
@@ -465,17 +544,18 @@ func itemFormat(id agy.KindID, dir string) string {
 // to the IDE's; rules to the rules folder, else to the managed block of
 // the global rules file.
 var wheres = map[string]whereSpec{
-	"agyconf": {note: "Writes nothing itself: it decides where everything else goes. Its strings are read literally, not as templates."},
+	"agyconf": {note: "Writes nothing itself: it decides where everything else goes."},
 	"tools":   {note: "Writes nothing itself: a listed tool's path replaces its bare name in the commands of hooks.json and mcp_config.json."},
 	"mcp_server": {places: []place{{agy.MCPConfig, "`%s` → `mcpServers.NAME`"}},
-		note: "Also into `legacy_mcp_config` when the `layout` block sets it. A local server with secrets in `exec` mode is written as `agyhook exec-env … -- command args`."},
-	"hook":        {places: []place{{agy.Hooks, "`%s` → `NAME`"}}},
-	"skill":       {places: []place{{agy.Skills, "`%s/NAME/SKILL.md`"}}},
-	"rule":        {places: []place{{agy.Rules, "`%s/NAME.md`"}, {agy.GlobalRules, "a managed block of `%s` (`always_on` rules only)"}}},
-	"agent":       {places: []place{{agy.Agents, itemFormat(agy.Agents, "%s")}}},
-	"workflow":    {places: []place{{agy.Workflows, "`%s/NAME.md`"}}},
-	"permissions": {places: []place{{agy.Settings, "`%s` → `permissions.allow`, `.ask`, `.deny` (one item each)"}}},
-	"settings":    {places: []place{{agy.Settings, "`%s` → each key"}}},
+		note: "Also into `legacy_mcp_config` when the `layout` block sets it. How a server with secrets is written: [config.md](config.md#secrets)."},
+	"hook":               {places: []place{{agy.Hooks, "`%s` → `NAME`"}}},
+	"skill":              {places: []place{{agy.Skills, "`%s/NAME/SKILL.md`"}}},
+	"rule":               {places: []place{{agy.Rules, "`%s/NAME.md`"}, {agy.GlobalRules, "a managed block of `%s` (`always_on` rules only)"}}},
+	"agent":              {places: []place{{agy.Agents, itemFormat(agy.Agents, "%s")}}},
+	"workflow":           {places: []place{{agy.Workflows, "`%s/NAME.md`"}}},
+	"permissions":        {places: []place{{agy.Settings, "`%s` → `permissions.allow`, `.ask`, `.deny` (one item each)"}}},
+	"shared_permissions": {places: []place{{agy.UserConfig, "`%s` → `userSettings.globalPermissionGrants` (one item each)"}}},
+	"settings":           {places: []place{{agy.Settings, "`%s` → each key"}}},
 	"plugin": {places: []place{{agy.Plugins, "`%s/NAME/plugin.json`"}},
 		note: "Its blocks land inside the plugin's folder, as below."},
 	"plugin/mcp_server": {places: []place{{agy.Plugins, "`%s/PLUGIN/mcp_config.json` → `mcpServers.NAME`"}}},
@@ -485,66 +565,104 @@ var wheres = map[string]whereSpec{
 	"plugin/agent":      {places: []place{{agy.Plugins, itemFormat(agy.Agents, "%s/PLUGIN/agents")}}},
 	"harness": {note: "Writes nothing itself: it expands into ordinary `mcp_server`, `hook`, `skill` and `plugin` blocks before render, which land as those do. " +
 		"Guides: [harness-mempalace.md](harness-mempalace.md), [harness-xmsg.md](harness-xmsg.md)."},
-	"acp": {places: []place{{agy.ACPSettings, "`%s` → `auth.type`, `gcp` (as defaults)"}}},
+	"acp":    {places: []place{{agy.ACPSettings, "`%s` → `auth.type`, `gcp` (as defaults)"}}},
+	"ignore": {places: []place{{agy.Ignore, "a managed block of `%s`"}}},
+}
+
+// compact lists the keys of a body whose every key the facts page
+// describes already (the layout's, by the table below and agy-facts.md;
+// the settings keys agy documents), one line instead of one item each.
+func (g *gen) compact(body string, props *object) bool {
+	switch body {
+	case "layout":
+		var keys []string
+		for _, k := range props.keys {
+			if k != "//" {
+				keys = append(keys, "`"+k+"`")
+			}
+		}
+		g.p("Keys (each a clean relative path; defaults in [where files go](#where-files-go), sources in [agy-facts.md](agy-facts.md#documents-and-where-they-go)): %s.\n\n", strings.Join(keys, ", "))
+		return true
+	case "settings":
+		var keys []string
+		for _, k := range props.keys {
+			if k == "//" {
+				continue
+			}
+			s := props.obj(k)
+			what := g.typeOf(s)
+			if a := allowed(s); a != "" {
+				what = a
+			}
+			keys = append(keys, fmt.Sprintf("`%s` (%s)", k, what))
+		}
+		g.p("Known keys, whose values the decoder checks (what each does, since which build and its source: [agy-facts.md](agy-facts.md#settings-keys)): %s. Any other key is written as given (any JSON value but null).\n\n", strings.Join(keys, ", "))
+		return true
+	}
+	return false
 }
 
 // layoutTable writes every artifact's default paths.
 func (g *gen) layoutTable() {
 	g.p("<a id=\"where-files-go\"></a>\n\n## Where files go\n\n")
 	g.p("Every artifact agyconf writes, by scope and product, relative to the\n")
-	g.p("render root (`--root`: `$HOME` by default in global scope, the current\n")
-	g.p("folder in workspace scope). Each row's key moves it:\n")
-	g.p("`agyconf { layout { KEY = \"path\" } }`. \"—\" means the scope and product\n")
-	g.p("have no such artifact: a block that would land there is an error that\n")
-	g.p("says where it could go. Product `both` writes the union, one copy of\n")
-	g.p("what the products share.\n\n")
-	g.p("| key | global `cli` | global `ide` | global `both` | workspace `cli` | workspace `ide` | workspace `both` |\n")
-	g.p("|---|---|---|---|---|---|---|\n")
+	g.p("render root. Each row's key moves it:\n")
+	g.p("`agyconf { layout { KEY = \"path\" } }`. \"—\": the scope and product\n")
+	g.p("have no such artifact, and a block that would land there is an error\n")
+	g.p("that says where it could go. Product `both` writes the union.\n\n")
+	g.p("| key | global `cli` | global `ide` | global `both` | workspace |\n")
+	g.p("|---|---|---|---|---|\n")
 	for _, a := range agy.KindIDs() {
 		cells := []string{"`" + string(a) + "`"}
+		var ws []string
 		for _, scope := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
 			for _, product := range []model.Product{model.ProductCLI, model.ProductIDE, model.ProductBoth} {
 				paths := layout.New(model.Agyconf{Scope: scope, Product: product}).Paths(a)
-				if len(paths) == 0 {
-					cells = append(cells, "—")
-					continue
-				}
 				var q []string
 				for _, p := range paths {
 					q = append(q, "`"+p+"`")
 				}
-				cells = append(cells, strings.Join(q, "<br>"))
+				c := strings.Join(q, "<br>")
+				if c == "" {
+					c = "—"
+				}
+				if scope == model.ScopeGlobal {
+					cells = append(cells, c)
+				} else {
+					ws = append(ws, c)
+				}
 			}
+		}
+		// Every product shares a workspace's paths; should one ever
+		// differ, each product's is written.
+		if ws[0] == ws[1] && ws[1] == ws[2] {
+			cells = append(cells, ws[0])
+		} else {
+			cells = append(cells, fmt.Sprintf("cli %s, ide %s, both %s", ws[0], ws[1], ws[2]))
 		}
 		g.p("| %s |\n", strings.Join(cells, " | "))
 	}
 	g.p("\n`legacy_mcp_config` has no default: set it to also write\n")
 	g.p("`.gemini/antigravity/mcp_config.json` for IDE builds older than 2.0.\n")
-	g.p("`global_rules` is one file holding a block agyconf manages (the rest of\n")
-	g.p("the file is yours); the folders (`plugins`, `skills`, `agents`, `rules`,\n")
-	g.p("`workflows`) hold one file or folder per block.\n\n")
-	g.p("agyconf's own files: the state — what it wrote, per file and per entry,\n")
+	g.p("`global_rules` and `ignore` are files holding a block agyconf manages\n")
+	g.p("(the rest of the file is yours).\n\n")
+	g.p("agyconf's own files: the state — what it owns, per file and per entry,\n")
 	g.p("as hashes with secrets redacted — is `<root>/.local/state/agyconf/<instance>.json`\n")
 	g.p("in global scope and `<root>/.agyconf/<instance>.json` in workspace scope\n")
 	g.p("(commit it with the rendered tree: `render --check` on a fresh clone needs\n")
 	g.p("nothing else). Beside it: `lock` (held during a render), `cache/` (the\n")
-	g.p("last in-sync render, for the fast path) and `backups/` (every content\n")
-	g.p("agyconf wrote over without having written it — a file or entry taken over\n")
-	g.p("with `--adopt` or `--force`, a user's file replaced — one file per\n")
-	g.p("content, named by its hash, mode 0600; `agyconf backups` lists them); a\n")
+	g.p("last in-sync render) and `backups/` (every content agyconf wrote over\n")
+	g.p("without having written it, mode 0600; `agyconf backups` lists them); a\n")
 	g.p("workspace's `.agyconf/.gitignore` keeps the lock, the cache and the\n")
-	g.p("backups out of git, and agyconf rewrites it when it says anything else.\n")
+	g.p("backups out of git.\n")
 }
 
-// esc makes text safe inside a table cell: no pipe or newline, and no
-// "<name>" outside code spans, which markdown would take for HTML.
-func esc(s string) string {
-	s = strings.ReplaceAll(s, "|", "\\|")
-	s = strings.ReplaceAll(s, "\n", " ")
-	return para(s)
+// oneLine joins a description's lines: an item is one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }
 
-// para makes a description safe as a paragraph: "<name>" outside code
+// para makes a description safe as markdown text: "<name>" outside code
 // spans is written as text, not read as HTML.
 func para(s string) string {
 	parts := strings.Split(s, "`")
@@ -552,14 +670,6 @@ func para(s string) string {
 		parts[i] = strings.ReplaceAll(parts[i], "<", "&lt;")
 	}
 	return strings.Join(parts, "`")
-}
-
-// firstSentence cuts a description at its first sentence.
-func firstSentence(s string) string {
-	if i := strings.Index(s, ". "); i >= 0 {
-		return s[:i+1]
-	}
-	return s
 }
 
 // thousands writes 24000 as 24,000, as the descriptions do.

@@ -16,25 +16,28 @@ const (
 	updateDocs = "AGYCONF_UPDATE_DOCS"
 )
 
-// TestDocReports keeps the table of agy's reports in docs/doctor.md equal
+// TestDocReports keeps the list of agy's reports in docs/doctor.md equal
 // to internal/agy's: AGYCONF_UPDATE_DOCS=1 rewrites it.
 func TestDocReports(t *testing.T) {
-	cell := func(s string) string { return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s) }
+	line := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	var b strings.Builder
-	b.WriteString("| report | first build | doctor reads it | what it lists | not covered | version source | shape source |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range agy.Reports() {
 		since := "every build"
 		if r.Since.Known() {
-			since = r.Since.String()
+			since = "since " + r.Since.String()
 		}
 		if r.PluginsSince.Known() {
-			since += fmt.Sprintf(" (plugins from %s)", r.PluginsSince)
+			since += fmt.Sprintf(", plugins from %s", r.PluginsSince)
 		}
-		read := "yes"
+		read := "read"
 		if !r.Read {
-			read = "no: " + r.Why
+			read = "not read: " + line(r.Why)
 		}
-		fmt.Fprintf(&b, "| `agy %s` | %s | %s | %s | %s | %s | %s |\n", strings.Join(r.Args, " "), since, cell(read), cell(r.Lists), cell(r.Gaps), cell(r.Source.String()), cell(r.ShapeSource.String()))
+		fmt.Fprintf(&b, "- `agy %s` (%s; %s): %s.", strings.Join(r.Args, " "), since, read, line(r.Lists))
+		if r.Gaps != "" {
+			fmt.Fprintf(&b, " Not covered: %s.", line(r.Gaps))
+		}
+		fmt.Fprintf(&b, " Version: %s. Shape: %s.\n", line(r.Source.String()), line(r.ShapeSource.String()))
 	}
 	want := b.String()
 	data, err := os.ReadFile(docPath)

@@ -119,7 +119,7 @@ func sinceNote(since agy.Version, what string) string {
 	if !since.Known() {
 		return ""
 	}
-	return fmt.Sprintf(" ⚠ %s exists only in agy %s and newer, and a file an older build rejects may be dropped whole, so agyconf writes it only when agyconf.agy_version is %s or newer: safe under every reading. The schema cannot see agy_version from here.", what, since, since)
+	return fmt.Sprintf(" ⚠ %s exists only in agy %s and newer, and an older build may drop the whole file for it: written only when agyconf.agy_version is %s or newer (the decoder checks).", what, since, since)
 }
 
 // extraDefs are the input schema's extra = { … } objects and the set of
@@ -136,7 +136,7 @@ func keyNote(f agy.Feature) string {
 		return ""
 	}
 	since := agy.BehaviourOf(f).Since
-	return fmt.Sprintf(" ⚠ agy reads it only since %s; an older build ignores it, so agyconf writes it only when agyconf.agy_version is %s or newer, and validate --agy-version judges a live file by it. The schema cannot see agy_version from here.", since, since)
+	return fmt.Sprintf(" ⚠ Read since agy %s (an older build ignores it): written only when agyconf.agy_version is %s or newer (the decoder checks).", since, since)
 }
 
 // lowerFirst lowers a sentence's first letter, for a summary that follows
@@ -277,7 +277,7 @@ func patchInputSchema(doc *jsonmerge.Doc) error {
 	// Where a plugin's hooks go: contested, so both files (agy.PluginHooks).
 	ph := agy.PluginHooks()
 	files := strings.Join(agy.PluginHooksPaths(), " and ")
-	if err := set(doc, fmt.Sprintf("Named hooks of the plugin, written to its %s, the same in both. ⚠ The sources disagree on which of the two agy reads a plugin's hooks from (docs/agy-facts.md, \"Where agy reads a plugin's hooks\"): %s. %s.", files, ph.Why, strings.ToUpper(ph.Caveat[:1])+ph.Caveat[1:]), "$defs", "plugin", "properties", "hook", "description"); err != nil {
+	if err := set(doc, fmt.Sprintf("Named hooks of the plugin, written to its %s, the same in both: the sources disagree on which of the two agy reads a plugin's hooks from (docs/agy-facts.md, \"Where agy reads a plugin's hooks\", has the evidence). %s.", files, strings.ToUpper(ph.Caveat[:1])+ph.Caveat[1:]), "$defs", "plugin", "properties", "hook", "description"); err != nil {
 		return err
 	}
 	// A skill's body and its limit, from the table of limits.

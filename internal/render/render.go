@@ -672,7 +672,7 @@ func (r *renderer) userConfig() {
 	p, ok := r.l.Path(agy.UserConfig)
 	if !ok {
 		if sp != nil {
-			r.errorf(sp.Range, "No place for this block", "Grants shared with Antigravity 2.0 live in ~/.gemini/config/config.json, in the home: scope %q has no place for them. Project grants live in ~/.gemini/config/projects/<uuid>.json under a uuid agy assigns, which agyconf cannot find (docs/config.md): declare shared_permissions in a global config, or set agyconf { layout { %s = \"…\" } }.", r.l.Scope(), agy.UserConfig)
+			r.errorf(sp.Range, "No place for this block", "Grants shared with Antigravity 2.0 live in ~/.gemini/config/config.json, in the home: scope %q has no place for them. Project grants live in ~/.gemini/config/projects/<uuid>.json under a uuid agy assigns, which agyconf cannot find: declare shared_permissions in a global config, or set agyconf { layout { %s = \"…\" } }.", r.l.Scope(), agy.UserConfig)
 		}
 		for _, pl := range r.cfg.Plugins {
 			if pl.Enabled != nil {
