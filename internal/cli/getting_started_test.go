@@ -10,26 +10,30 @@ import (
 )
 
 const (
-	tutorialDoc    = "../../docs/tutorial.md"
-	tutorialScript = "testdata/script/tutorial.txtar"
-	// tutorialHome is how the tutorial writes the home folder the script
+	pageDoc    = "../../docs/getting-started.md"
+	pageScript = "testdata/script/getting_started.txtar"
+	// pageHome is how the page writes the home folder the script
 	// knows as $HOME.
-	tutorialHome = "/home/me"
+	pageHome = "/home/me"
 )
 
-// TestTutorialMatchesScript keeps docs/tutorial.md and the script that
-// runs it in CI (testdata/script/tutorial.txtar, run by TestScripts) one
-// and the same: the commands of the tutorial's ```sh blocks, in order, are
-// exactly the agyconf and agyhook commands the script runs (with ~ written
-// $HOME there), and every file the script keeps under doc/ is shown in the
-// tutorial as one fenced block, with $HOME written /home/me. So a command
-// or a file changed on one side fails here until the other follows.
-func TestTutorialMatchesScript(t *testing.T) {
-	doc, err := os.ReadFile(tutorialDoc)
+// TestGettingStartedMatchesScript keeps docs/getting-started.md and the
+// script that runs it in CI (testdata/script/getting_started.txtar, run by
+// TestScripts) one and the same: the commands of the page's ```sh blocks,
+// in order, are exactly the agyconf and agyhook commands and the cd into
+// the home the script runs (with ~ written $HOME there); every file the
+// script keeps under doc/ — the configs the page shows, and doc/*.out, the
+// outputs the script compares whole with what agyconf prints — is shown
+// in the page as one fenced block, with $HOME written /home/me; and every
+// stub program the script puts on PATH (bin/…) is named in the page, whose
+// outputs assume it. So a command, a file or an output changed on one side
+// fails here until the other follows.
+func TestGettingStartedMatchesScript(t *testing.T) {
+	doc, err := os.ReadFile(pageDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ar, err := txtar.ParseFile(tutorialScript)
+	ar, err := txtar.ParseFile(pageScript)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,14 +52,14 @@ func TestTutorialMatchesScript(t *testing.T) {
 	}
 	scriptCmds, homeSet := scriptCommands(string(ar.Comment))
 	if len(docCmds) == 0 || len(scriptCmds) == 0 {
-		t.Fatalf("no commands found: %d in %s, %d in %s", len(docCmds), tutorialDoc, len(scriptCmds), tutorialScript)
+		t.Fatalf("no commands found: %d in %s, %d in %s", len(docCmds), pageDoc, len(scriptCmds), pageScript)
 	}
 	if !homeSet {
-		t.Errorf("%s runs agyconf before setting HOME (env HOME=$WORK/home): the tutorial's ~ would not be the script's home", tutorialScript)
+		t.Errorf("%s runs agyconf before setting HOME (env HOME=$WORK/home): the page's ~ would not be the script's home", pageScript)
 	}
 	if strings.Join(docCmds, "\n") != strings.Join(scriptCmds, "\n") {
-		t.Errorf("the commands of %s and %s differ:\ntutorial:\n  %s\nscript:\n  %s",
-			tutorialDoc, tutorialScript, strings.Join(docCmds, "\n  "), strings.Join(scriptCmds, "\n  "))
+		t.Errorf("the commands of %s and %s differ:\npage:\n  %s\nscript:\n  %s",
+			pageDoc, pageScript, strings.Join(docCmds, "\n  "), strings.Join(scriptCmds, "\n  "))
 	}
 
 	shown := map[string]bool{}
@@ -68,14 +72,26 @@ func TestTutorialMatchesScript(t *testing.T) {
 			continue
 		}
 		docFiles++
-		want := strings.ReplaceAll(string(f.Data), "$HOME", tutorialHome)
+		want := strings.ReplaceAll(string(f.Data), "$HOME", pageHome)
 		if !shown[want] {
 			t.Errorf("%s: the file %s is not shown in %s as a fenced block of its own (with $HOME written %s):\n%s",
-				tutorialScript, f.Name, tutorialDoc, tutorialHome, want)
+				pageScript, f.Name, pageDoc, pageHome, want)
 		}
 	}
 	if docFiles == 0 {
-		t.Errorf("%s keeps no doc/ files: the tutorial's files would not be tested", tutorialScript)
+		t.Errorf("%s keeps no doc/ files: the page's files would not be tested", pageScript)
+	}
+	stubs := 0
+	for _, f := range ar.Files {
+		if name, ok := strings.CutPrefix(f.Name, "bin/"); ok {
+			stubs++
+			if !strings.Contains(string(doc), "`"+name+"`") {
+				t.Errorf("%s puts the stub %s on PATH, and %s does not name it: its outputs assume it", pageScript, name, pageDoc)
+			}
+		}
+	}
+	if stubs == 0 {
+		t.Errorf("%s puts no stub program on PATH (bin/…): the page says it does", pageScript)
 	}
 }
 
@@ -123,9 +139,9 @@ func docCommand(line string) string {
 	return strings.Join(words, " ")
 }
 
-// scriptCommands are the agyconf and agyhook commands a script runs, in
-// order, without exec and its ! or ? prefix; homeSet says whether HOME
-// was set before the first of them.
+// scriptCommands are the agyconf and agyhook commands a script runs, and
+// its cd into the home, in order, without exec and its ! or ? prefix;
+// homeSet says whether HOME was set before the first of them.
 func scriptCommands(script string) (cmds []string, homeSet bool) {
 	for _, line := range strings.Split(script, "\n") {
 		words := strings.Fields(line)
@@ -137,6 +153,9 @@ func scriptCommands(script string) (cmds []string, homeSet bool) {
 		}
 		if len(words) >= 2 && words[0] == "exec" && (words[1] == "agyconf" || words[1] == "agyhook") {
 			cmds = append(cmds, strings.Join(words[1:], " "))
+		}
+		if len(words) == 2 && words[0] == "cd" && strings.HasPrefix(words[1], "$HOME") {
+			cmds = append(cmds, strings.Join(words, " "))
 		}
 	}
 	return cmds, homeSet
