@@ -347,8 +347,11 @@ func (g *gen) item(name string, s *object, required bool, body string) string {
 	if !strings.HasPrefix(name, "*") {
 		cell = "`" + name + "`"
 	}
+	// An enumeration's values say its type.
 	parts := []string{g.typeOf(s)}
-	if a := allowed(s); a != "" {
+	if a := allowed(s); a != "" && s.list("enum") != nil {
+		parts = []string{a}
+	} else if a != "" {
 		parts = append(parts, a)
 	}
 	if required {

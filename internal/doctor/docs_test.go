@@ -16,7 +16,8 @@ const (
 	updateDocs = "AGYCONF_UPDATE_DOCS"
 )
 
-// TestDocReports keeps the list of agy's reports in docs/doctor.md equal
+// TestDocReports keeps the list of agy's reports (where each answer's
+// shape was recorded is SOURCES.md's) in docs/doctor.md equal
 // to internal/agy's: AGYCONF_UPDATE_DOCS=1 rewrites it.
 func TestDocReports(t *testing.T) {
 	line := func(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -37,7 +38,7 @@ func TestDocReports(t *testing.T) {
 		if r.Gaps != "" {
 			fmt.Fprintf(&b, " Not covered: %s.", line(r.Gaps))
 		}
-		fmt.Fprintf(&b, " Version: %s. Shape: %s.\n", line(r.Source.String()), line(r.ShapeSource.String()))
+		fmt.Fprintf(&b, " Source: %s.\n", line(r.Source.String()))
 	}
 	want := b.String()
 	data, err := os.ReadFile(docPath)

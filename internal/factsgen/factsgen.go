@@ -261,7 +261,7 @@ func patchInputSchema(doc *jsonmerge.Doc) error {
 	}
 	var anyOf []any
 	for _, e := range agy.Events() {
-		ref, shape := "#/$defs/handlerBlocks", "One handler per block; repeat the block, or write an array, for more. A matcher is refused here: agy ignores it on this event (skillsaw, agy 1.1.25)."
+		ref, shape := "#/$defs/handlerBlocks", "One handler per block (repeat it, or write an array); no matcher: agy ignores one here (skillsaw, agy 1.1.25)."
 		if e.Grouped {
 			ref, shape = "#/$defs/matcherGroupBlocks", "Matcher groups: one group body, or an array of them, run in order."
 		}
@@ -284,7 +284,7 @@ func patchInputSchema(doc *jsonmerge.Doc) error {
 	l := agy.LimitOf(agy.SkillBody)
 	desc := fmt.Sprintf("The SKILL.md text below the frontmatter, often body = \"${file(\\\"skills/name.md\\\")}\"; not empty. %s (%s), so a longer body is refused.", strings.ToUpper(l.Summary[:1])+l.Summary[1:], l.Source)
 	if l.Unit == agy.Bytes {
-		desc += fmt.Sprintf(" A schema can only count characters: it refuses more than %s characters, and a body with fewer characters but more bytes (multi-byte text) is refused by the decoder.", thousands(l.Max))
+		desc += fmt.Sprintf(" The schema counts %s characters; the decoder counts bytes.", thousands(l.Max))
 	}
 	for _, p := range []struct {
 		v    any

@@ -90,10 +90,10 @@ func permissionEntryDescription() string {
 	regex := agy.BehaviourOf(agy.RegexCommandRules)
 	zero := agy.PermissionChangeOf("zero-word-entries")
 	unsandboxed := agy.PermissionChangeOf("unsandboxed-deprecated")
-	return fmt.Sprintf("action or action(target), action one of %s; a bare action means any target (rulesync). Examples: \"command(git *)\", \"mcp(github/*)\", \"read_file\". "+
+	return fmt.Sprintf("action or action(target), action one of %s; a bare action means any target (rulesync): \"command(git *)\", \"mcp(github/*)\", \"read_file\". "+
 		"A command rule matches its text literally (agy %s); command(%sPATTERN) is a regular expression, read so only from agy %s (%s). "+
-		"An entry whose command tokenizes to zero words (command(time), a comment, ()) matches nothing since agy %s and every command before (%s). "+
-		"unsandboxed rules are deprecated since agy %s in favour of command rules (%s).",
+		"An entry with no command word (command(time), a comment, ()) matches nothing since agy %s and every command before (%s). "+
+		"unsandboxed rules are deprecated since agy %s (%s).",
 		strings.Join(actions, ", "), agy.PermissionChangeOf("literal-command-rules").Since, agy.RegexPrefix, regex.Since, regex.Source, zero.Since, zero.Source, unsandboxed.Since, unsandboxed.Source)
 }
 
@@ -108,7 +108,7 @@ func patchSettingsKeys(doc *jsonmerge.Doc) error {
 	if err := set(doc, acpMethods(true), "$defs", "acp", "properties", "auth_type", "enum"); err != nil {
 		return err
 	}
-	desc := permissionEntryDescription() + " The decoder refuses zero-word entries and regex: rules that do not compile, which the schema cannot see, and warns about unsandboxed rules and literal rules that read like patterns."
+	desc := permissionEntryDescription() + " The decoder refuses a regex: rule Go's RE2 cannot compile and an entry with no command word, and warns about unsandboxed rules and literal rules that read like patterns."
 	for _, p := range []struct {
 		value any
 		path  []string

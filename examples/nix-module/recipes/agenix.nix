@@ -1,10 +1,5 @@
 # Secrets with agenix (docs/nix.md quotes this file; tests/nix evaluates it
-# with agenix's own Home Manager module). agenix decrypts in a user service
-# (systemd on Linux, launchd on darwin) into the runtime folder; its paths
-# name that folder as ${XDG_RUNTIME_DIR} (Linux) or $(getconf
-# DARWIN_USER_TEMP_DIR) (darwin), which agyhook and agyhook-bridge expand
-# where they read the secret, when agy starts the server: nothing secret is
-# written into the home.
+# with agenix's own Home Manager module): only paths reach the store.
 { config, ... }:
 {
   age.secrets.github-token.file = ./github-token.age;

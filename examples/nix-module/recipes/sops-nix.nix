@@ -1,8 +1,5 @@
 # Secrets with sops-nix (docs/nix.md quotes this file; tests/nix evaluates
-# it with sops-nix's own Home Manager module). Only paths reach the store,
-# and no secret reaches the home: agyhook reads a local server's secret
-# when agy starts it, and agyhook-bridge a remote server's header, which it
-# sends to the server itself (agy runs it as a local server).
+# it with sops-nix's own Home Manager module): only paths reach the store.
 { config, ... }:
 {
   sops = {
