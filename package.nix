@@ -64,7 +64,7 @@ buildGoModule {
   # urfave/cli's markdown and man page writers (docs.go) are not used:
   # agyconf writes its own man page (internal/cli/man.go). Without them
   # blackfriday and its package init (0.7-1.3 ms a start) are not linked
-  # (docs/benchmarks.md, seventh pass).
+  # (the seventh pass in docs/benchmarks.md's history).
   tags = [ "urfave_cli_no_docs" ];
   env.CGO_ENABLED = 0;
   ldflags = [

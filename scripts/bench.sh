@@ -11,7 +11,7 @@
 # alone, CPU in microseconds. HARNESS=gtime times it as the first three
 # passes did instead, from outside GNU time with date(1): about 3 ms more
 # on each side of every ratio, CPU in hundredths of a second
-# (docs/benchmarks.md, fourth pass, compares the two).
+# (the fourth pass in docs/benchmarks.md's history compares the two).
 #
 # The configs: N MCP servers + N/5 skills + N/10 hooks ("1k" is the
 # 1,000 + 200 + 100 of the targets, "10k" ten times that). The floor is
@@ -27,8 +27,8 @@
 # inode freed in the last 60 s (300 s while its inode table block is
 # dirty) in the group it allocates from, one by one, so a tree created
 # right after `rm -rf` of the last one paid for that deletion: the
-# floor's own CPU grew 14-26x from 1k to 10k (docs/benchmarks.md, fourth
-# pass). Leave five minutes after deleting large trees on the same disk
+# floor's own CPU grew 14-26x from 1k to 10k (the fourth pass in
+# docs/benchmarks.md's history). Leave five minutes after deleting large trees on the same disk
 # before a run whose figures count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -126,7 +126,7 @@ for ((r = 0; r < runs; r++)); do
   # journal flushes inode tables in the background): without this the
   # short rows below shared the two cores with the flusher, which cost
   # the parallel side of a ratio (validate PATH, import) more than its
-  # single-threaded baseline (cat). docs/benchmarks.md, seventh pass.
+  # single-threaded baseline (cat). The seventh pass in docs/benchmarks.md's history.
   sync
   # --check with and without the cache of the last render (its cache file
   # removed before each run), against diff -r of the tree and a copy.

@@ -3,7 +3,7 @@
 // a secret, which reads the secrets when agy starts it and relays MCP to
 // the remote server (internal/mcpbridge). It is separate from agyhook so
 // that the hooks, which agy runs before every model call, do not load an
-// HTTP client and the MCP SDK (docs/benchmarks.md, "agyhook bridge").
+// HTTP client and the MCP SDK (docs/benchmarks.md, "Where the time goes").
 package main
 
 import (

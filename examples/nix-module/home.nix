@@ -18,7 +18,7 @@
 #
 # agyconf.json assumes programs.antigravity-cli declares no MCP servers,
 # settings or permissions of its own: when it does, the module folds them
-# into the model too (docs/nix.md, "Coexistence").
+# into the model too (docs/nix.md, "Servers from `programs.mcp` and `programs.antigravity-cli`").
 { lib, pkgs, ... }:
 let
   example = import ./options.nix;

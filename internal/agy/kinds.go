@@ -244,7 +244,7 @@ func kinds() []Kind {
 			// "Shared with Antigravity" scope of /permissions). The file is
 			// in the home whatever the product; project grants, in
 			// ~/.gemini/config/projects/<uuid>.json under a uuid agy
-			// assigns, have no place agyconf can find (docs/config.md).
+			// assigns, have no place agyconf can find (docs/limitations.md).
 			Places: Places{ScopeGlobal: same(".gemini/config/config.json")},
 			Source: Source{Changelog, "1.1.11 (plugin enablement lives only in config.json, seeded once from each manifest), 1.1.28 (uninstall removes the plugin's entry), 1.0.5 (permissions shared with Antigravity merged into the CLI's); key layout: third-party probes of 1.1.11 and 1.1.12"}},
 		// The changelog names the file once, and only for what @ path

@@ -22,7 +22,7 @@ import (
 // The bridge is a program of its own because an HTTP client cannot be
 // linked into agyhook without slowing every hook: net/http alone made the
 // PreInvocation path 2.2x a minimal Go hook, the MCP SDK on top 2.6x
-// (docs/benchmarks.md, "agyhook bridge"). agyhook stays standard-library
+// (docs/benchmarks.md, "Where the time goes"). agyhook stays standard-library
 // only; only agy's MCP servers pay for the bridge, once per start.
 const bridgeCmd = "bridge"
 

@@ -14,7 +14,7 @@ import (
 // switches every file to non-blocking, tries to register it (which fails
 // for a regular file) and switches it back, four system calls per file
 // that a hook run before every model call pays for nothing
-// (docs/benchmarks.md, agyhook).
+// (docs/benchmarks.md, the agyhook rows).
 func openFile(name string, flag int, perm os.FileMode) (*os.File, error) {
 	for {
 		fd, err := syscall.Open(name, flag|syscall.O_CLOEXEC, uint32(perm.Perm()))

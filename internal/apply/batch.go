@@ -391,7 +391,7 @@ func (b *batch) exists(name string) bool {
 // the runtime's monitor takes it back, 20 µs to 10 ms later, so on two
 // cores the sixteen workers were mostly two: a 1k render's files took 30
 // to 95 ms to write and sync, and 23 to 32 ms with sixteen Ps; their
-// folders 14 to 34 ms, and 10 to 13 (docs/benchmarks.md, fourth pass).
+// folders 14 to 34 ms, and 10 to 13 (the fourth pass in docs/benchmarks.md's history).
 // The workers wait; they do not compete for the cores. A GOMAXPROCS the
 // environment sets is left as it is. Putting the old value back pins it
 // (the runtime no longer follows a changing CPU quota), which a command

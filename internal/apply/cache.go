@@ -129,7 +129,7 @@ func (s *Store) WriteCache(instance, identity, config string, inputs []model.Inp
 // modification time, inode, mode; every save is a new file renamed into
 // place) says it is still the state WriteCache checked. Reading it back
 // to check again cost a fifth of a cached check of 1,000 entries
-// (docs/benchmarks.md, fourth pass); a cache written by hand or carried
+// (the fourth pass in docs/benchmarks.md's history); a cache written by hand or carried
 // by a clone would have to guess every file's inode and nanosecond
 // modification time to be believed.
 func (s *Store) CacheHit(identity, config, instance string, inputsUnchanged func([]model.Input) bool) (warnings json.RawMessage, hit bool) {

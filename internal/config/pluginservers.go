@@ -21,7 +21,7 @@ type mcpRef struct {
 // that has it, and the server's own name is refused when agy_version has
 // it, since the entry would match nothing there. With agy_version unknown
 // the own name is accepted (it is what every build before 1.2.2 reads);
-// docs/config.md says so. An entry naming a top-level server is about that
+// docs/limitations.md says so. An entry naming a top-level server is about that
 // server.
 func (d *decoder) pluginServerRefs(cfg *model.Config) {
 	if len(d.mcpRefs) == 0 {

@@ -12,7 +12,7 @@ import (
 // lines, all printable ASCII. It reports ok false for anything else, and
 // ParseNode then asks yaml.v3. yaml.v3 sets up a parser of about 13 KB for
 // each document: for the 400 skills of a 1,000-server tree that was a
-// tenth of validate's time (docs/benchmarks.md, fifth pass).
+// tenth of validate's time (the fifth pass in docs/benchmarks.md's history).
 //
 // What it accepts, yaml.v3 reads as a mapping of strings to strings, and
 // parseSimple gives the same value and the same nodes (FuzzSimpleAgrees,

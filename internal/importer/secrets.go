@@ -21,8 +21,8 @@ import (
 // A value is a credential when an agyconf state records it as read from
 // secret_file() (Options.StateSecrets), or, wherever no state marks it —
 // a hand-written entry, or one of agyconf's edited since — when the rule
-// below says so. The rule is the one `agyconf import --help` and
-// docs/migrate.md state; keep the three in step.
+// below says so. The rule is the one `agyconf import --help` states
+// (docs/getting-started.md sends readers there); keep the two in step.
 
 // Why a value is taken for a credential, for the report.
 const (

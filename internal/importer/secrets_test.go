@@ -15,10 +15,10 @@ import (
 	"github.com/agyconf/agyconf/internal/render"
 )
 
-// TestCredentialRule pins the rule `import --help` and docs/migrate.md
-// state for values no state marks: what counts, and look-alikes that do
-// not (a false positive costs a value moved to a file in global scope, a
-// whole server in workspace scope).
+// TestCredentialRule pins the rule `import --help` states for values no
+// state marks: what counts, and look-alikes that do not (a false positive
+// costs a value moved to a file in global scope, a whole server in
+// workspace scope).
 func TestCredentialRule(t *testing.T) {
 	for _, k := range []string{"GITHUB_PERSONAL_ACCESS_TOKEN", "api_key", "X-Api-Key", "Authorization", "DB_PASSWORD", "client_secret", "Cookie", "AWS_CREDENTIALS"} {
 		if !keySays(k) {

@@ -1,8 +1,8 @@
 // Package lazyre compiles a package's regular expressions when they are
 // first used instead of when the program starts: every command paid for
 // every package's expressions before main, a tenth of what `agyconf
-// version` costs beyond the process itself (docs/benchmarks.md, fourth
-// pass), and most commands use few of them.
+// version` costs beyond the process itself (the fourth pass in docs/benchmarks.md's
+// history), and most commands use few of them.
 package lazyre
 
 import (

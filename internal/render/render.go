@@ -624,7 +624,7 @@ func (r *renderer) acp() {
 	// The server's only word on the project is that oauth-business
 	// "requires gcp.project/location" (pi-antigravity-bridge, section 3.6). Read like its
 	// auth.type beside it, that is a gcp object; unverified, and said so
-	// in docs/config.md and the schema.
+	// in docs/limitations.md and the schema.
 	if a.GCPProject != "" || a.GCPLocation != "" {
 		g := map[string]any{}
 		if a.GCPProject != "" {

@@ -152,7 +152,7 @@ let
     plugins = strs "Plugins it may use (names or paths).";
     rules = strs "Rule files it always applies (agy 1.1.15 or newer).";
     agents = strs "Subagents it calls on (agy 1.1.27 or newer).";
-    hooks = strs "Its hooks (agy 1.3.1 or newer; see docs/config.md).";
+    hooks = strs "Its hooks (agy 1.3.1 or newer; see docs/reference.md).";
     mainAgent = bool "Whether it can be the main agent.";
     subagent = bool "Whether it can be a subagent.";
     commandExecutionPolicy = str "When it may run commands.";
