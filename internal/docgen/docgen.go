@@ -267,13 +267,6 @@ func (g *gen) section(level int, path, title, intro string, bl block) {
 	}
 	g.items(here, items)
 	g.entries(body)
-	if len(children) > 0 {
-		var names []string
-		for _, c := range children {
-			names = append(names, fmt.Sprintf("[`%s`](#%s)", blockTitle(c.key, c.bl.label), anchor(title+" "+blockTitle(c.key, c.bl.label))))
-		}
-		g.p("Blocks inside: %s.\n\n", strings.Join(names, ", "))
-	}
 	for _, c := range children {
 		g.section(min(level+1, 4), path+"/"+c.key, title+" › "+blockTitle(c.key, c.bl.label), c.doc, c.bl)
 	}
