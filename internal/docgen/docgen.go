@@ -456,7 +456,9 @@ func allowed(s *object) string {
 
 // where writes, after lead, the one line of where a block lands, when it
 // lands somewhere or the table has a note for it; it reports whether it
-// wrote anything.
+// wrote anything. The place is named by its layout key, which the table
+// of where files go resolves per scope and product: the paths are said
+// once, there.
 func (g *gen) where(path, lead string) bool {
 	w, ok := wheres[path]
 	if !ok {
@@ -464,11 +466,11 @@ func (g *gen) where(path, lead string) bool {
 	}
 	g.p("%s", lead)
 	if len(w.places) > 0 {
-		var scopes []string
-		for _, scope := range []model.Scope{model.ScopeGlobal, model.ScopeWorkspace} {
-			scopes = append(scopes, string(scope)+" "+w.scopeCell(scope))
+		var places []string
+		for _, pl := range w.places {
+			places = append(places, strings.ReplaceAll(pl.format, "%s", fmt.Sprintf("[`%s`](#where-files-go)", pl.a)))
 		}
-		g.p("**Lands in** %s.", strings.Join(scopes, "; "))
+		g.p("**Lands in** %s.", strings.Join(places, "; else "))
 		if w.note != "" {
 			g.p(" ")
 		}
@@ -479,85 +481,53 @@ func (g *gen) where(path, lead string) bool {
 	return true
 }
 
-// scopeCell says where a block lands in one scope: one place when every
-// product has the same, else each product's.
-func (w whereSpec) scopeCell(scope model.Scope) string {
-	var cells []string
-	products := []model.Product{model.ProductCLI, model.ProductIDE, model.ProductBoth}
-	for _, product := range products {
-		cells = append(cells, w.cell(layout.New(model.Agyconf{Scope: scope, Product: product})))
-	}
-	if cells[0] == cells[1] && cells[1] == cells[2] {
-		return cells[0]
-	}
-	var out []string
-	for i, product := range products {
-		out = append(out, fmt.Sprintf("(product `%s`) %s", product, cells[i]))
-	}
-	return strings.Join(out, ", ")
-}
-
 // place is one way a block can land: an artifact of the layout and how the
-// block's file or entry sits in it (%s is the artifact's path).
+// block's file or entry sits in it (%s is the artifact's key).
 type place struct {
 	a      agy.KindID
 	format string
 }
 
 type whereSpec struct {
-	places []place // the first with a path in the scope and product wins
+	places []place // the first the scope and product have wins
 	note   string
 }
 
-func (w whereSpec) cell(l layout.Layout) string {
-	for _, p := range w.places {
-		if paths := l.Paths(p.a); len(paths) > 0 {
-			var out []string
-			for _, path := range paths {
-				out = append(out, strings.ReplaceAll(p.format, "%s", path))
-			}
-			return strings.Join(out, " and ")
-		}
-	}
-	return "nowhere (an error says where it could go)"
-}
-
-// itemFormat is where an item of a folder kind lands below dir, as a
-// cell format: "`dir/NAME/agent.md`" (agy's table, Kind.Item).
-func itemFormat(id agy.KindID, dir string) string {
+// itemFormat is where an item of a folder kind lands below the kind's
+// folder and sub, as a format: "%s`/NAME/agent.md`" (agy's table,
+// Kind.Item).
+func itemFormat(id agy.KindID, sub string) string {
 	k, _ := agy.KindOf(id)
-	return "`" + k.ItemPath(dir, "NAME") + "`"
+	return "%s`" + sub + "/" + strings.TrimPrefix(k.ItemPath("", "NAME"), "/") + "`"
 }
 
 // wheres says where each block lands, by its path in the schema (nested
-// blocks as parent/child). It mirrors internal/render: settings and
-// permissions go to the CLI's settings file when the layout has one, else
-// to the IDE's; rules to the rules folder, else to the managed block of
-// the global rules file.
+// blocks as parent/child). It mirrors internal/render: rules go to the
+// rules folder, else to the managed block of the global rules file.
 var wheres = map[string]whereSpec{
 	"agyconf": {note: "Writes nothing itself: it decides where everything else goes."},
 	"tools":   {note: "Writes nothing itself: a listed tool's path replaces its bare name in the commands of hooks.json and mcp_config.json."},
-	"mcp_server": {places: []place{{agy.MCPConfig, "`%s` → `mcpServers.NAME`"}},
+	"mcp_server": {places: []place{{agy.MCPConfig, "%s → `mcpServers.NAME`"}},
 		note: "Also into `legacy_mcp_config` when the `layout` block sets it. How a server with secrets is written: [config.md](config.md#secrets)."},
-	"hook":               {places: []place{{agy.Hooks, "`%s` → `NAME`"}}},
-	"skill":              {places: []place{{agy.Skills, "`%s/NAME/SKILL.md`"}}},
-	"rule":               {places: []place{{agy.Rules, "`%s/NAME.md`"}, {agy.GlobalRules, "a managed block of `%s` (`always_on` rules only)"}}},
-	"agent":              {places: []place{{agy.Agents, itemFormat(agy.Agents, "%s")}}},
-	"workflow":           {places: []place{{agy.Workflows, "`%s/NAME.md`"}}},
-	"permissions":        {places: []place{{agy.Settings, "`%s` → `permissions.allow`, `.ask`, `.deny` (one item each)"}}},
-	"shared_permissions": {places: []place{{agy.UserConfig, "`%s` → `userSettings.globalPermissionGrants` (one item each)"}}},
-	"settings":           {places: []place{{agy.Settings, "`%s` → each key"}}},
-	"plugin": {places: []place{{agy.Plugins, "`%s/NAME/plugin.json`"}},
+	"hook":               {places: []place{{agy.Hooks, "%s → `NAME`"}}},
+	"skill":              {places: []place{{agy.Skills, "%s`/NAME/SKILL.md`"}}},
+	"rule":               {places: []place{{agy.Rules, "%s`/NAME.md`"}, {agy.GlobalRules, "a managed block of %s (`always_on` rules only)"}}},
+	"agent":              {places: []place{{agy.Agents, itemFormat(agy.Agents, "")}}},
+	"workflow":           {places: []place{{agy.Workflows, "%s`/NAME.md`"}}},
+	"permissions":        {places: []place{{agy.Settings, "%s → `permissions.allow`, `.ask`, `.deny`, one item each"}}},
+	"shared_permissions": {places: []place{{agy.UserConfig, "%s → `userSettings.globalPermissionGrants`, one item each"}}},
+	"settings":           {places: []place{{agy.Settings, "%s → each key"}}},
+	"plugin": {places: []place{{agy.Plugins, "%s`/NAME/plugin.json`"}},
 		note: "Its blocks land inside the plugin's folder, as below."},
-	"plugin/mcp_server": {places: []place{{agy.Plugins, "`%s/PLUGIN/mcp_config.json` → `mcpServers.NAME`"}}},
-	"plugin/hook":       {places: []place{{agy.Plugins, "`%s/PLUGIN/hooks.json` → `NAME`"}}},
-	"plugin/skill":      {places: []place{{agy.Plugins, "`%s/PLUGIN/skills/NAME/SKILL.md`"}}},
-	"plugin/rule":       {places: []place{{agy.Plugins, "`%s/PLUGIN/rules/NAME.md`"}}},
-	"plugin/agent":      {places: []place{{agy.Plugins, itemFormat(agy.Agents, "%s/PLUGIN/agents")}}},
+	"plugin/mcp_server": {places: []place{{agy.Plugins, "%s`/PLUGIN/mcp_config.json` → `mcpServers.NAME`"}}},
+	"plugin/hook":       {places: []place{{agy.Plugins, "%s`/PLUGIN/hooks.json` → `NAME`"}}},
+	"plugin/skill":      {places: []place{{agy.Plugins, "%s`/PLUGIN/skills/NAME/SKILL.md`"}}},
+	"plugin/rule":       {places: []place{{agy.Plugins, "%s`/PLUGIN/rules/NAME.md`"}}},
+	"plugin/agent":      {places: []place{{agy.Plugins, itemFormat(agy.Agents, "/PLUGIN/agents")}}},
 	"harness": {note: "Writes nothing itself: it expands into ordinary `mcp_server`, `hook`, `skill` and `plugin` blocks before render, which land as those do. " +
 		"Guides: [harness-mempalace.md](harness-mempalace.md), [harness-xmsg.md](harness-xmsg.md)."},
-	"acp":    {places: []place{{agy.ACPSettings, "`%s` → `auth.type`, `gcp` (as defaults)"}}},
-	"ignore": {places: []place{{agy.Ignore, "a managed block of `%s`"}}},
+	"acp":    {places: []place{{agy.ACPSettings, "%s → `auth.type`, `gcp` (as defaults)"}}},
+	"ignore": {places: []place{{agy.Ignore, "a managed block of %s"}}},
 }
 
 // compact lists the keys of a body whose every key the facts page

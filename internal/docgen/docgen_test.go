@@ -50,8 +50,8 @@ func TestReferenceCovers(t *testing.T) {
 		"`mcp_server \"NAME\"`", "`hook \"NAME\" › pre_tool_use › handler`", "`plugin \"NAME\" › agent \"NAME\"`",
 		"`harness \"mempalace\"`", "`harness \"xmsg\"`", "`acp`", "`agyconf › layout`",
 		"- `server_url` (", "- `timeout` (", "- `save_interval` (", "- `agy_exe` (", "`toolPermission` (", "`legacy_mcp_config`",
-		"`.gemini/config/mcp_config.json` → `mcpServers.NAME`", "`.agents/rules/NAME.md`",
-		"a managed block of `.gemini/GEMINI.md`", "## Where files go",
+		"[`mcp_config`](#where-files-go) → `mcpServers.NAME`", "[`rules`](#where-files-go)`/NAME.md`",
+		"a managed block of [`global_rules`](#where-files-go)", "## Where files go", "| `mcp_config` | `.gemini/config/mcp_config.json` |",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the reference lacks %q", want)
