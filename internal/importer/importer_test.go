@@ -1332,3 +1332,39 @@ func TestImportReadsWhatAgyReads(t *testing.T) {
 	checkItems(t, res, "converted: .gemini/skills/notes: a skill agy reads here too (third-party report: antigravity-cli #103 comments of 2026-05-22; codegraphx, skills-manager): render writes it to .gemini/antigravity-cli/skills, a folder only third parties show the CLI reading (a workaround reported working in antigravity-cli #103; skill managers list it as the shared skills folder); agyconf writes skills where the CLI's docs and Home Manager put them, and a copy here too would be loaded twice (which one wins is unknown); remove it here once that is in place, or agy loads it twice")
 	decodeRender(t, res, t.TempDir())
 }
+
+// TestImportEmptyFrontmatterValues: a rule's or workflow's description or
+// globs written with no value ("globs:" with nothing after it, as
+// Windsurf writes every rule; or "") is what agy's decoder reads as
+// absent. Import keeps the rule, leaves the key out and says so, and the
+// config renders: before, a null globs dropped the whole rule and a
+// blank one gave a config render refused.
+func TestImportEmptyFrontmatterValues(t *testing.T) {
+	ws := t.TempDir()
+	plant(t, ws, ".agents/rules/windsurf.md", "---\ntrigger: always_on\ndescription: \nglobs: \n---\n\nBe brief.\n")
+	plant(t, ws, ".agents/rules/blank.md", "---\ntrigger: model_decision\ndescription: Use for Go\nglobs: \"\"\n---\n\nUse gofmt.\n")
+	plant(t, ws, ".agents/workflows/ship.md", "---\ndescription: \n---\n\nShip.\n")
+	res, err := Import(Options{Root: ws, Scope: model.ScopeWorkspace, Product: model.ProductBoth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkItems(t, res,
+		"converted: .agents/rules/windsurf.md description: written with no value, which agy reads as none; left out",
+		"converted: .agents/rules/windsurf.md globs: written with no value, which agy reads as none; left out",
+		"converted: .agents/rules/blank.md globs: written with no value, which agy reads as none; left out",
+		"converted: .agents/workflows/ship.md description: written with no value, which agy reads as none; left out")
+	rules := map[string]*model.Rule{}
+	for _, r := range res.Config.Rules {
+		rules[r.Name] = r
+	}
+	if r := rules["windsurf"]; r == nil || r.Trigger != model.TriggerAlwaysOn || r.Globs != nil || r.Description != "" || r.Body != "Be brief." {
+		t.Errorf("windsurf: %+v, want the always_on rule without globs or description", r)
+	}
+	if r := rules["blank"]; r == nil || r.Trigger != model.TriggerModelDecision || r.Globs != nil || r.Description != "Use for Go" {
+		t.Errorf("blank: %+v, want the model_decision rule without globs", r)
+	}
+	if len(res.Config.Workflows) != 1 || res.Config.Workflows[0].Body != "Ship." {
+		t.Errorf("workflows: %+v, want ship", res.Config.Workflows)
+	}
+	decodeRender(t, res, t.TempDir())
+}

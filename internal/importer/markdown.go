@@ -485,6 +485,7 @@ func (im *importer) rules(dir, outDir string) []*model.Rule {
 		if !ok {
 			continue
 		}
+		im.dropEmpty(rel, m, "description", "globs")
 		if g, isList := m["globs"].([]any); isList {
 			if xs, ok := fmStrings(g); ok {
 				im.conv(rel, "globs", "a list; written as one comma-separated string, the form Antigravity reads")
@@ -523,6 +524,23 @@ func (im *importer) rules(dir, outDir string) []*model.Rule {
 		out = append(out, r)
 	}
 	return out
+}
+
+// dropEmpty leaves out the keys of a rule's or workflow's frontmatter
+// written with no value ("globs:" with nothing after it, as Windsurf
+// writes every rule, and many .agents/rules copied from it) or a blank
+// one, and says so. YAML reads the first as null; a decoder of typed
+// fields reads either as no value, and no source has agy drop such a
+// rule (validate warns: rule/empty-value). The model holds no key that
+// is there but empty, as render never writes one.
+func (im *importer) dropEmpty(rel string, m map[string]any, keys ...string) {
+	for _, k := range keys {
+		v, has := m[k]
+		if s, isStr := v.(string); has && (v == nil || isStr && strings.TrimSpace(s) == "") {
+			delete(m, k)
+			im.conv(rel, k, "written with no value, which agy reads as none; left out")
+		}
+	}
 }
 
 func (im *importer) bodyOK(rel, body string, limit agy.LimitID) bool {
@@ -820,6 +838,7 @@ func (im *importer) workflows(dir string) []*model.Workflow {
 		if !ok {
 			continue
 		}
+		im.dropEmpty(rel, m, "description")
 		w := &model.Workflow{Name: name, Body: body}
 		for _, p := range codec.Workflow().Decode(m, w) {
 			im.skip(rel, p.Key, "%s; not written", p.Reason)

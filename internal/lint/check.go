@@ -395,6 +395,9 @@ func (c *checker) check(path string, k kind, data []byte, perm fs.FileMode, inPl
 			return nil, err
 		}
 	}
+	if k == kindRule || k == kindWorkflow {
+		found.out = emptyValues(k, data, found.out)
+	}
 	if markdown {
 		c.markdown(path, k, data, found.add, found.addSince)
 	}

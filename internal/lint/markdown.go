@@ -342,3 +342,52 @@ func ruleTrigger(data []byte, add func(string, int, int, string, string)) {
 		add("rule/globs-ignored", l, 1, "/globs", fmt.Sprintf("globs beside trigger %v, which agy ignores: it reads globs only for trigger: glob", t))
 	}
 }
+
+// emptyValues re-judges the schema's findings on a rule's or workflow's
+// description and globs written with no value (null: "globs:" with
+// nothing after it, as Windsurf writes every rule) or a blank one: a
+// decoder of typed fields reads either as no value, so it is an error
+// only where the trigger needs the key (description for model_decision,
+// globs for glob), and otherwise a warning (rule/empty-value,
+// workflow/empty-value); a rule's globs beside another trigger already
+// have theirs (rule/globs-ignored).
+func emptyValues(k kind, data []byte, fs []Finding) []Finding {
+	fm, _, _, err := frontmatter.Split(data)
+	if err != nil {
+		return fs
+	}
+	m, err := frontmatter.Parse(fm)
+	if err != nil {
+		return fs
+	}
+	trigger, _ := m["trigger"].(string)
+	var out []Finding
+	judged := map[string]bool{}
+	for _, f := range fs {
+		key := strings.TrimPrefix(f.Pointer, "/")
+		v, has := m[key]
+		s, isStr := v.(string)
+		empty := has && (v == nil || isStr && strings.TrimSpace(s) == "")
+		if f.Severity != Error || !empty || (key != "description" && (key != "globs" || k != kindRule)) {
+			out = append(out, f)
+			continue
+		}
+		switch {
+		case k == kindRule && key == "description" && trigger == "model_decision",
+			k == kindRule && key == "globs" && trigger == "glob":
+			out = append(out, f) // the trigger needs it: the rule selects nothing
+		case judged[key]:
+		case k == kindRule && key == "globs":
+			judged[key] = true // rule/globs-ignored says it
+		default:
+			judged[key] = true
+			rule := "rule/empty-value"
+			if k == kindWorkflow {
+				rule = "workflow/empty-value"
+			}
+			out = append(out, Finding{Rule: rule, Severity: severityOf(rule), File: f.File, Line: f.Line, Column: f.Column, Pointer: f.Pointer,
+				Message: key + " written with no value, which agy reads as none"})
+		}
+	}
+	return out
+}
