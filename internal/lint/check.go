@@ -632,6 +632,11 @@ func mapFinding(k kind, f schema.Finding) string {
 				return "mcp/unknown-field"
 			}
 		}
+		if len(segs) == 1 && strings.Contains(m, "not allowed") {
+			// A top-level key beside mcpServers ($schema, another tool's
+			// servers): agy tolerates unknown keys (skillsaw, agy 1.1.25).
+			return "mcp/unknown-field"
+		}
 		if len(segs) == 2 && segs[0] == "mcpServers" && strings.Contains(m, "missing one of") {
 			return "mcp/no-connection"
 		}

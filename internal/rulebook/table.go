@@ -123,7 +123,7 @@ func table() []Rule {
 			Why: "A server field agy loads and ignores: httpUrl (Gemini CLI's; agy reads serverUrl), type beside command or serverUrl (measured only with url), url beside serverUrl (serverUrl is read first), args, env or cwd on a remote server, headers, authProviderType or oauth on one started by command. The server loads; the field does nothing.",
 			Fix: "remove it, or write the field agy reads"},
 		{ID: "mcp/unknown-field", Of: Files, Effect: agy.Ignores, Source: mcpProbe,
-			Why: "A server field agyconf does not know: agy ignores keys it does not read, so it is a newer build's field or a misspelling (timeout for timeoutSeconds) that silently does nothing. agyconf writes such a field only from an mcp_server's extra = { … }.",
+			Why: "A server field agyconf does not know, or a key beside mcpServers ($schema, another tool's servers): agy ignores keys it does not read, so it is a newer build's field or a misspelling (timeout for timeoutSeconds) that silently does nothing. agyconf writes such a field only from an mcp_server's extra = { … }.",
 			Fix: "remove it, or spell the field agy reads"},
 		{ID: "mcp/command-not-found", Of: Files, Effect: agy.Risks, Source: mcpProbe,
 			Why: "A local server's program is not on this PATH, or is an absolute path that does not exist here or is not executable (a placeholder such as /ABSOLUTE/PATH/TO/…): agy cannot start the server if it is missing where agy runs too. Checked by validate PATH only, never by render, which looks nothing up on the machine.",
