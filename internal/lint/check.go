@@ -1013,7 +1013,10 @@ func (c *checker) permission(list string, p agy.Permission, addAs func(sev Sever
 	}
 	pattern, isPattern := p.Pattern()
 	if !isPattern {
-		if line := p.LookalikeLine(); line != "" {
+		// Before 1.0.13 every command rule was a pattern: the finding
+		// would be false on the build the files are judged for.
+		literal := agy.PermissionChangeOf("literal-command-rules").Since
+		if line := p.LookalikeLine(); line != "" && agy.JudgedAt(c.version).AtLeast(literal) {
 			add("settings/literal-pattern", line)
 		}
 		return

@@ -48,3 +48,40 @@ func TestZeroWordSeverity(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralPatternVersion: a command rule that reads like a pattern
+// never matches from 1.0.13, where command rules became literal; the
+// files judged for an older build (--agy-version), where every rule was
+// a pattern, get no such finding, which would be false there.
+func TestLiteralPatternVersion(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, ".gemini", "antigravity-cli", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(`{"permissions": {"allow": ["command(git .*)", "command(git:*)"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		version agy.Version
+		want    int
+	}{
+		{agy.Version{}, 2},
+		{agy.V(1, 0, 13), 2},
+		{agy.V(1, 0, 12), 0},
+	} {
+		fs, err := lint.Paths([]string{dir}, lint.Options{AgyVersion: c.version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for _, f := range fs {
+			if f.Rule == "settings/literal-pattern" {
+				got++
+			}
+		}
+		if got != c.want {
+			t.Errorf("at %q: %d settings/literal-pattern findings, want %d: %v", c.version, got, c.want, fs)
+		}
+	}
+}
