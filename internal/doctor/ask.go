@@ -36,7 +36,12 @@ type ExecRunner struct{}
 func (ExecRunner) Run(ctx context.Context, argv []string, dir string, env []string, timeout time.Duration) Run {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// An answer past MaxAnswer is unreadable whatever follows: agy
+	// printing without end is ended then, not when the time is up.
+	flooded, stop := context.WithCancel(ctx)
+	defer stop()
+	stdout, stderr := &capped{max: MaxAnswer, full: stop}, &capped{max: 64 << 10}
+	cmd := exec.CommandContext(flooded, argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, env
 	// agy starts a language server and, for a print-mode run, may start
 	// MCP servers and hooks: all of them go with it.
@@ -44,12 +49,13 @@ func (ExecRunner) Run(ctx context.Context, argv []string, dir string, env []stri
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// A child that keeps the pipes open cannot hold doctor after agy ends.
 	cmd.WaitDelay = time.Second
-	stdout, stderr := &capped{max: MaxAnswer}, &capped{max: 64 << 10}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	r := Run{Stdout: stdout.buf, Stderr: stderr.buf, Code: -1, Overflow: stdout.over}
 	var ee *exec.ExitError
 	switch {
+	case r.Overflow:
+		// Killed for it, or exited after it: the answer is unreadable.
 	case ctx.Err() == context.DeadlineExceeded:
 		r.TimedOut = true
 	case errors.As(err, &ee):
@@ -59,25 +65,30 @@ func (ExecRunner) Run(ctx context.Context, argv []string, dir string, env []stri
 	default:
 		r.Code = 0
 	}
-	if !r.TimedOut && r.Code == 0 {
-		// Still the group's: a daemon agy left behind (CLI changelog
-		// 1.2.9 fixed one) must not outlive doctor.
+	if cmd.Process != nil && !r.TimedOut {
+		// Still the group's, however agy ended: a daemon it left behind
+		// (CLI changelog 1.2.9 fixed one) must not outlive doctor.
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	return r
 }
 
 // capped keeps the first max bytes written to it and drains the rest, so
-// the writer never blocks on a full pipe.
+// the writer never blocks on a full pipe; full, if set, is called once
+// when it overflows.
 type capped struct {
 	buf  []byte
 	max  int
 	over bool
+	full func()
 }
 
 func (c *capped) Write(p []byte) (int, error) {
 	n, room := len(p), c.max-len(c.buf)
 	if n > room {
+		if !c.over && c.full != nil {
+			c.full()
+		}
 		c.over = true
 		p = p[:max(room, 0)]
 	}

@@ -410,6 +410,8 @@ func (d *diagnosis) ask(ctx context.Context, r agy.Report) ([]byte, *ReportRun) 
 	case run.Err != nil:
 		rr.Status, rr.Why = Failed, fmt.Sprintf("%s could not be run: %v", d.o.Agy, run.Err)
 		rr.Fix = "check that --agy names the agy program, and that it can run here"
+	case run.Overflow:
+		rr.Status, rr.Why, rr.Fix = Failed, fmt.Sprintf("%s answered more than %d bytes", rr.Command, MaxAnswer), unreadableFix
 	case run.TimedOut:
 		rr.Status, rr.Why = Failed, fmt.Sprintf("%s gave no answer within %s; doctor killed it", rr.Command, d.o.Timeout)
 		rr.Fix = fmt.Sprintf("run %s yourself to see what it waits for (a sign-in, a keyring prompt), or give it longer with --timeout", rr.Command)
@@ -419,8 +421,6 @@ func (d *diagnosis) ask(ctx context.Context, r agy.Report) ([]byte, *ReportRun) 
 		if signIn(run.Stderr) {
 			rr.Fix = fmt.Sprintf("agy ran with HOME=%s and is not signed in there: sign in with HOME=%s agy, or run doctor on the home you sign in from", d.home, d.home)
 		}
-	case run.Overflow:
-		rr.Status, rr.Why, rr.Fix = Failed, fmt.Sprintf("%s answered more than %d bytes", rr.Command, MaxAnswer), unreadableFix
 	}
 	return run.Stdout, rr
 }

@@ -449,6 +449,27 @@ func TestExecRunnerTimeout(t *testing.T) {
 	if !r.TimedOut || time.Since(start) > 10*time.Second {
 		t.Fatalf("run: %+v after %s", r, time.Since(start))
 	}
+	gone(t, pidFile)
+	// A child left behind by an agy that failed goes with it too.
+	failing := filepath.Join(dir, "agy-fails")
+	body = "#!/bin/sh\nsleep 60 >/dev/null 2>&1 &\necho $! > " + pidFile + "\nexit 3\n"
+	if err := os.WriteFile(failing, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := (ExecRunner{}).Run(context.Background(), []string{failing}, dir, os.Environ(), time.Minute); r.Code != 3 {
+		t.Fatalf("run: %+v", r)
+	}
+	gone(t, pidFile)
+	// An answer and an exit code come back as they are.
+	r = ExecRunner{}.Run(context.Background(), []string{"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, dir, os.Environ(), 5*time.Second)
+	if r.TimedOut || r.Code != 3 || string(r.Stdout) != "out\n" || string(r.Stderr) != "err\n" {
+		t.Errorf("run: %+v", r)
+	}
+}
+
+// gone waits until the process whose pid is in pidFile has ended.
+func gone(t *testing.T, pidFile string) {
+	t.Helper()
 	data, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatal(err)
@@ -465,12 +486,29 @@ func TestExecRunnerTimeout(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	// An answer and an exit code come back as they are.
-	r = ExecRunner{}.Run(context.Background(), []string{"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, dir, os.Environ(), 5*time.Second)
-	if r.TimedOut || r.Code != 3 || string(r.Stdout) != "out\n" || string(r.Stderr) != "err\n" {
-		t.Errorf("run: %+v", r)
+}
+
+// TestExecRunnerFlood: agy printing without end is ended once its answer
+// passes MaxAnswer, and said to have overflowed: not left to run until the
+// time limit (reported as waiting for a sign-in), its output drained.
+func TestExecRunnerFlood(t *testing.T) {
+	dir := t.TempDir()
+	r := ExecRunner{}.Run(context.Background(), []string{"/bin/sh", "-c", "yes '{\"status\":\"SUCCESS\"'"}, dir, os.Environ(), 30*time.Second)
+	if r.TimedOut || !r.Overflow || len(r.Stdout) != MaxAnswer {
+		t.Fatalf("run: timed out %v, overflow %v, %d bytes kept", r.TimedOut, r.Overflow, len(r.Stdout))
+	}
+	// Doctor says it answered too much, not that it gave no answer.
+	d := &diagnosis{o: Options{Agy: "agy", Run: fixedRun{r}, Timeout: time.Minute}, asked: map[agy.ReportID]*ReportRun{}}
+	_, rr := d.ask(context.Background(), agy.ReportOf(agy.ReportHooks))
+	if rr.Status != Failed || !strings.Contains(rr.Why, "answered more than") {
+		t.Errorf("report: %+v", rr)
 	}
 }
+
+// fixedRun is a Runner that returns one run.
+type fixedRun struct{ r Run }
+
+func (f fixedRun) Run(context.Context, []string, string, []string, time.Duration) Run { return f.r }
 
 // TestDiagnoseEvents: a hook agy lists without some of its events is not
 // loaded, the event a build predates named as the cause; an answer that
