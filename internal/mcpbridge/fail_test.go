@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -194,6 +195,57 @@ func TestExitsWhenStdinCloses(t *testing.T) {
 	if srv.deletes != 1 {
 		t.Errorf("%d DELETE requests, want 1", srv.deletes)
 	}
+}
+
+// TestExitsWhenTheServerNeverAnswers: a server that takes the connection
+// and never answers (a hung backend behind a proxy) holds agy's first
+// message, and a cancellation agy sends after it, forever; the bridge
+// still sees stdin close and exits, with every goroutine it started done.
+func TestExitsWhenTheServerNeverAnswers(t *testing.T) {
+	hung := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hung:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(hung)
+	b := startBridge(t, "--header", "Authorization=Bearer ", "--header-file", "Authorization="+tokenFile(t, canary), "--", srv.URL)
+	if _, err := io.WriteString(b.stdin, initialize+"\n"+`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, b.stdout)
+	time.Sleep(200 * time.Millisecond)
+	b.stdin.Close()
+	select {
+	case code := <-b.code:
+		b.code <- code
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the bridge did not exit within 10 s of stdin closing; stderr %s", b.stderr.String())
+	}
+	noBridgeGoroutines(t)
+}
+
+// noBridgeGoroutines fails if, a few seconds after the bridge returned,
+// a goroutine of the bridge's or of the SDK's is still running.
+func noBridgeGoroutines(t *testing.T) {
+	t.Helper()
+	var left []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		left = left[:0]
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			if strings.Contains(g, "internal/mcpbridge.") && !strings.Contains(g, "_test.go") || strings.Contains(g, "modelcontextprotocol/go-sdk") {
+				left = append(left, g)
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+	}
+	t.Errorf("%d goroutines outlived the bridge:\n%s", len(left), strings.Join(left, "\n\n"))
 }
 
 // TestRawPassThrough: a method and params no revision of MCP defines, a

@@ -22,10 +22,11 @@ type conn interface {
 }
 
 // upstream is the server's side. Send is Write, with sent called once the
-// message is on its way to the server (its HTTP request written), and at
-// the latest when Send returns: the relay hands agy's next message over
-// only then, so the server receives agy's messages in agy's order while
-// calls still run side by side.
+// message is on its way to the server (a call's HTTP request written; a
+// notification or a response taken by the server), and at the latest when
+// Send returns: the relay hands agy's next message over only then, so the
+// server receives agy's messages in agy's order while calls still run
+// side by side.
 type upstream interface {
 	Send(ctx context.Context, msg jsonrpc.Message, sent func()) error
 	Read(context.Context) (jsonrpc.Message, error)
@@ -78,24 +79,51 @@ func (r *relay) lost() bool {
 // run relays until agy closes stdin (or it cannot be read any more), then
 // ends every call, closes the server's connection and returns. Its error
 // is what ended agy's side, nil for a plain end of input.
+//
+// stdin is read on a goroutine of its own into an inbox, and agy's
+// messages are passed on from there one after the other: a message the
+// server does not take (a server that holds the connection and never
+// answers) holds up the messages after it, never the end of stdin. Once
+// stdin has ended, what is still in the inbox has closeWait to go out
+// before the relay ends every exchange.
 func (r *relay) run() error {
 	down := make(chan struct{})
 	go func() {
 		defer close(down)
 		r.down()
 	}()
-	var readErr error
-	for {
-		msg, err := r.agy.Read(r.ctx)
-		if err != nil {
-			if !errors.Is(err, io.EOF) && r.ctx.Err() == nil {
-				readErr = err
+	in := &inbox{wake: make(chan struct{}, 1)}
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		for {
+			msg, err := r.agy.Read(r.ctx)
+			if err != nil {
+				if !errors.Is(err, io.EOF) && r.ctx.Err() == nil {
+					in.end(err)
+				} else {
+					in.end(nil)
+				}
+				break
 			}
+			in.push(msg)
+		}
+		// What is still to go out has closeWait, then every exchange ends.
+		select {
+		case <-time.After(r.closeWait):
+			r.cancel()
+		case <-r.ctx.Done():
+		}
+	}()
+	for {
+		msg, ok := in.next(r.ctx.Done())
+		if !ok {
 			break
 		}
 		r.up(msg)
 	}
 	r.cancel()
+	<-read
 	closed := make(chan struct{})
 	go func() {
 		r.server.Close()
@@ -108,7 +136,63 @@ func (r *relay) run() error {
 	<-down
 	r.sends.Wait()
 	r.agy.Close()
-	return readErr
+	return in.err
+}
+
+// inbox is agy's messages read from stdin and not yet passed on, and
+// whether stdin has ended (err: how, nil for its end).
+type inbox struct {
+	mu   sync.Mutex
+	msgs []jsonrpc.Message
+	done bool
+	err  error
+	wake chan struct{} // a message or the end arrived
+}
+
+func (in *inbox) push(m jsonrpc.Message) {
+	in.mu.Lock()
+	in.msgs = append(in.msgs, m)
+	in.mu.Unlock()
+	in.signal()
+}
+
+func (in *inbox) end(err error) {
+	in.mu.Lock()
+	in.done, in.err = true, err
+	in.mu.Unlock()
+	in.signal()
+}
+
+func (in *inbox) signal() {
+	select {
+	case in.wake <- struct{}{}:
+	default:
+	}
+}
+
+// next is agy's next message; false once stdin has ended and every
+// message read before is out, or when stop is closed.
+func (in *inbox) next(stop <-chan struct{}) (jsonrpc.Message, bool) {
+	for {
+		in.mu.Lock()
+		if len(in.msgs) > 0 {
+			m := in.msgs[0]
+			in.msgs[0] = nil
+			in.msgs = in.msgs[1:]
+			in.mu.Unlock()
+			return m, true
+		}
+		done := in.done
+		in.mu.Unlock()
+		if done {
+			return nil, false
+		}
+		select {
+		case <-in.wake:
+		case <-stop:
+			return nil, false
+		}
+	}
 }
 
 // up passes one of agy's messages to the server and returns once it is on

@@ -86,8 +86,18 @@ func (u *sdkUpstream) Send(ctx context.Context, msg jsonrpc.Message, sent func()
 	if u.conn == nil {
 		return u.connErr
 	}
-	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { sent() }}
-	if err := u.conn.Write(httptrace.WithClientTrace(ctx, trace), msg); err != nil {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		// A call is on its way once its request is written: its answer
+		// may take as long as the tool, and must not hold up what follows.
+		// A notification or a response is on its way once the server has
+		// taken it (its 202, when Write returns), as agy's own client would
+		// wait: each is a POST of its own, and one merely written can be
+		// overtaken by the next on another connection (initialized by the
+		// tools/list after it).
+		trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { sent() }}
+		ctx = httptrace.WithClientTrace(ctx, trace)
+	}
+	if err := u.conn.Write(ctx, msg); err != nil {
 		return u.describe(err)
 	}
 	return nil
