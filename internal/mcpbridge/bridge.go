@@ -76,7 +76,10 @@ func Main(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.W
 	if err != nil {
 		return fail(err)
 	}
-	agy, err := (&mcp.IOTransport{Reader: stdin, Writer: stdout}).Connect(context.Background())
+	// No cap on a message from agy (the SDK's default is 16 MiB, past
+	// which it ends the connection): agy's own connection to the server
+	// has none, nor has the other direction here, and stdin is agy's.
+	agy, err := (&mcp.IOTransport{Reader: stdin, Writer: stdout, MaxLineLength: -1}).Connect(context.Background())
 	if err != nil {
 		return fail(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -34,7 +35,7 @@ func ask(t *testing.T, b *bridged, r *bufio.Reader, line string) string {
 	case s := <-got:
 		return s
 	case <-time.After(10 * time.Second):
-		t.Fatalf("no answer to %s within 10 s; stderr: %s", line, b.stderr.String())
+		t.Fatalf("no answer to %.200s within 10 s; stderr: %s", line, b.stderr.String())
 	}
 	return ""
 }
@@ -246,6 +247,60 @@ func noBridgeGoroutines(t *testing.T) {
 		}
 	}
 	t.Errorf("%d goroutines outlived the bridge:\n%s", len(left), strings.Join(left, "\n\n"))
+}
+
+// TestLargeMessages: a message agy sends past the MCP SDK's default line
+// limit (16 MiB: a tool call carrying a large file) reaches the server, as
+// it would over agy's own connection, and so does the server's answer of
+// that size; the bridge goes on serving after both.
+func TestLargeMessages(t *testing.T) {
+	size := 16<<20 + 1
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Text string `json:"text"`
+			} `json:"params"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&m); err != nil || m.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"got":%d,"back":%q}}`, m.ID, len(m.Params.Text), m.Params.Text)
+	}))
+	defer srv.Close()
+	b := startBridge(t, "--header", "X-Test=1", "--", srv.URL)
+	r := bufio.NewReaderSize(b.stdout, 1<<20)
+	if got := ask(t, b, r, initialize); !strings.Contains(got, `"got":0`) {
+		t.Fatalf("initialize: %.200s", got)
+	}
+	// Not ask: under the race detector 16 MiB each way takes longer
+	// than its 10 s.
+	big := strings.Repeat("x", size)
+	go b.stdin.Write([]byte(`{"jsonrpc":"2.0","id":2,"method":"x/big","params":{"text":"` + big + `"}}` + "\n"))
+	gotc := make(chan string, 1)
+	go func() {
+		s, _ := r.ReadString('\n')
+		gotc <- s
+	}()
+	var got string
+	select {
+	case got = <-gotc:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("no answer to the large call; stderr %s", b.stderr.String())
+	}
+	if !strings.Contains(got, fmt.Sprintf(`"got":%d`, size)) || !strings.Contains(got, big) {
+		t.Fatalf("the large call: %.200s; stderr %s", got, b.stderr.String())
+	}
+	if got := ask(t, b, r, `{"jsonrpc":"2.0","id":3,"method":"x/small","params":{"text":"s"}}`); !strings.Contains(got, `"got":1`) {
+		t.Fatalf("after it: %.200s; stderr %s", got, b.stderr.String())
+	}
 }
 
 // TestRawPassThrough: a method and params no revision of MCP defines, a
