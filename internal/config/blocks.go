@@ -1162,7 +1162,7 @@ func knownSettingNames() []string {
 }
 
 var pluginSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "enabled"}, {Name: "extra"}, {Name: "allow_extra"}, {Name: "disabled"}, {Name: "logo"}, {Name: "permissions"}},
+	Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "folder"}, {Name: "enabled"}, {Name: "extra"}, {Name: "allow_extra"}, {Name: "disabled"}, {Name: "logo"}, {Name: "permissions"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "mcp_server", LabelNames: []string{"name"}},
 		{Type: "hook", LabelNames: []string{"name"}},
@@ -1184,6 +1184,18 @@ func (d *decoder) decodePlugin(b *hcl.Block, s seen) *model.Plugin {
 	at := c.Attributes
 	if attr := at["description"]; attr != nil {
 		p.Description, _ = d.nonEmptyStr(attr)
+	}
+	if attr := at["folder"]; attr != nil {
+		// agy names a plugin by its plugin.json and finds it in any folder
+		// of the plugins folder: a folder named otherwise, as a repository
+		// cloned there has it, beside files render does not write.
+		if f, ok := d.nonEmptyStr(attr); ok {
+			if prob := entryNameProblem(f); prob != "" {
+				d.errorf(attr.Expr.Range(), "Invalid folder", "%s", prob)
+			} else if f != name {
+				p.Folder = f
+			}
+		}
 	}
 	if attr := at["enabled"]; attr != nil {
 		if v, ok := d.boolean(attr); ok {

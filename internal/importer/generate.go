@@ -112,6 +112,9 @@ func (im *importer) generate() []byte {
 	}
 	for _, p := range cfg.Plugins {
 		b := out.next().AppendNewBlock("plugin", []string{p.Name}).Body()
+		if p.Folder != "" {
+			b.SetAttributeValue("folder", cty.StringVal(p.Folder))
+		}
 		if p.Description != "" {
 			b.SetAttributeValue("description", cty.StringVal(p.Description))
 		}

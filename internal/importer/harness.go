@@ -107,7 +107,7 @@ func (im *importer) mempalaceHooks(hooks []*model.Hook, tools map[string]string)
 
 func (im *importer) recogniseMemPalacePlugin() {
 	for i, p := range im.cfg.Plugins {
-		if p.Name != "mempalace" || p.Description != "" || len(p.Extra) > 0 || (p.Enabled != nil && !*p.Enabled) || len(p.Rules) > 0 || len(p.Agents) > 0 {
+		if p.Name != "mempalace" || p.Folder != "" || p.Description != "" || len(p.Extra) > 0 || (p.Enabled != nil && !*p.Enabled) || len(p.Rules) > 0 || len(p.Agents) > 0 {
 			continue
 		}
 		tools := map[string]string{}

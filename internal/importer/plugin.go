@@ -10,8 +10,11 @@ import (
 	"github.com/agyconf/agyconf/internal/model"
 )
 
-// plugins imports every plugin folder under dir.
+// plugins imports every plugin folder under dir. Two folders whose
+// plugin.json give the same name are one plugin to the config, which
+// declares it once: the first folder's, the other reported.
 func (im *importer) plugins(dir string) {
+	from := map[string]string{}
 	for _, e := range im.listDir(dir) {
 		rel := join(dir, e.Name())
 		if e.Type()&fs.ModeSymlink != 0 {
@@ -24,9 +27,16 @@ func (im *importer) plugins(dir string) {
 			im.skip(rel, "", "not a plugin folder")
 			continue
 		}
-		if p := im.plugin(rel, e.Name()); p != nil {
-			im.cfg.Plugins = append(im.cfg.Plugins, p)
+		p := im.plugin(rel, e.Name())
+		if p == nil {
+			continue
 		}
+		if first, dup := from[p.Name]; dup {
+			im.skip(rel, "", "plugin.json names it %q, as %s does, which is imported: a config declares a plugin once, and which of the two agy loads is unknown; remove or rename one of them", p.Name, first)
+			continue
+		}
+		from[p.Name] = rel
+		im.cfg.Plugins = append(im.cfg.Plugins, p)
 	}
 }
 
@@ -55,10 +65,7 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 			im.skip(manifest, "", "name is not a string: agy does not treat the folder as a plugin")
 			return nil
 		}
-		if s != dirName {
-			im.skip(rel, "", "plugin.json names it %q but its folder is %q; agyconf writes a plugin to the folder of its name: rename one of them", s, dirName)
-			return nil
-		}
+		name = s
 	} else {
 		im.conv(manifest, "name", "missing (agy plugin validate refuses that); written as %q", dirName)
 	}
@@ -67,6 +74,14 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 		return nil
 	}
 	pl := &model.Plugin{Name: name}
+	if name != dirName {
+		// agy names a plugin by plugin.json and falls back to the folder
+		// only when the name is missing (skillsaw, agy 1.1.25; the
+		// Antigravity plugins docs): the folder, which holds what its
+		// hooks and servers run (dist/, scripts), stays where it is.
+		pl.Folder = dirName
+		im.conv(rel, "", "plugin.json names it %q, not its folder: imported as plugin %q with folder = %q, so render writes it back to %s", name, name, dirName, rel)
+	}
 	if d, has := m["disabled"]; has {
 		b, isBool := d.(bool)
 		if !isBool {

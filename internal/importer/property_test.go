@@ -303,6 +303,10 @@ func (g cfgGen) config(scope model.Scope) *model.Config {
 	for i := range g.r.IntN(2) {
 		p := &model.Plugin{Name: g.name("plug", i), Extra: g.extra(codec.PluginSet)}
 		if g.coin() {
+			// A repository cloned into the plugins folder keeps its name.
+			p.Folder = p.Name + "-antigravity-plugin"
+		}
+		if g.coin() {
 			p.Description = g.text()
 		}
 		if global && g.coin() {

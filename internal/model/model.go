@@ -473,7 +473,11 @@ type Setting struct {
 
 // Plugin is a plugin tree: plugin.json plus nested components.
 type Plugin struct {
-	Name        string `json:"name"`
+	Name string `json:"name"`
+	// Folder is the plugin's folder name when it is not Name: agy names a
+	// plugin by its plugin.json and finds it in any folder of the plugins
+	// folder (a repository cloned there keeps the repository's name).
+	Folder      string `json:"folder,omitempty"`
 	Description string `json:"description,omitempty"`
 
 	// Enabled, when set, is the plugin's entry in ~/.gemini/config/config.json,

@@ -708,7 +708,7 @@ func (r *renderer) plugin(p *model.Plugin) {
 	if dir == "" {
 		return
 	}
-	base := path.Join(dir, p.Name)
+	base := path.Join(dir, cmp.Or(p.Folder, p.Name))
 	// The CLI docs' schema (name, description), Antigravity 2.22's
 	// displayName and logo, the codec's table. Enablement is
 	// config.json's (userConfig); extra members only with allow_extra,
