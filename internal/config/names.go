@@ -162,8 +162,11 @@ func pluginNameProblem(name string) string {
 
 var skillNameRe = lazyre.New(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// skillNameProblem applies the documented skill name rule: lowercase words
-// joined by hyphens.
+// skillNameProblem applies the Agent Skills specification's name rule
+// (agentskills.io): lowercase words joined by hyphens. agyconf declares
+// only such names, which every reader accepts; a live skill named
+// otherwise is a warning (skill/name), since no source shows agy
+// dropping it.
 func skillNameProblem(name string) string {
 	if p := commonNameProblem(name); p != "" {
 		return p
@@ -172,7 +175,7 @@ func skillNameProblem(name string) string {
 		return fmt.Sprintf("Skill names are at most 64 characters; this one has %d.", len(name))
 	}
 	if strings.ToLower(name) != name {
-		return fmt.Sprintf("Skill names are lowercase (Antigravity's skill frontmatter rule); write %q.", strings.ToLower(name))
+		return fmt.Sprintf("Skill names are lowercase (the Agent Skills specification, agentskills.io); write %q.", strings.ToLower(name))
 	}
 	if !skillNameRe().MatchString(name) {
 		return "Skill names are lowercase letters and digits joined by single hyphens, such as \"release-notes\"."

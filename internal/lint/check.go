@@ -677,7 +677,9 @@ func mapMarkdown(k kind, segs []string, m string) string {
 		switch {
 		case len(segs) == 0:
 			return "skill/frontmatter"
-		case segs[0] == "name":
+		case segs[0] == "name" && strings.Contains(m, "does not match pattern"):
+			// The pattern alone is contested; a name that is not text
+			// at all agy cannot decode (skill/schema).
 			return "skill/name"
 		}
 		return "skill/schema"
