@@ -659,7 +659,8 @@ var notExposed = map[string]string{
 	"agyconf.layout.ignore": "the ignore block is workspace scope only; the module renders global scope",
 	// What import writes to give back a live tree exactly (extra members
 	// of rules, workflows, skills and handlers, a skill folder named
-	// otherwise, agy's own oauth.enabled, whole files of global rules).
+	// otherwise, a plugin folder named otherwise, agy's own oauth.enabled,
+	// whole files of global rules).
 	"context":                                     "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
 	"context.*.body":                              "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
 	"hook.*.post_invocation.extra":                "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
@@ -679,6 +680,7 @@ var notExposed = map[string]string{
 	"plugin.*.hook.*.pre_tool_use.handler.extra":  "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
 	"plugin.*.hook.*.session_start.extra":         "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
 	"plugin.*.hook.*.stop.extra":                  "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
+	"plugin.*.folder":                             "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
 	"plugin.*.mcp_server.*.oauth.enabled":         "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
 	"plugin.*.rule.*.extra":                       "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
 	"plugin.*.skill.*.extra":                      "what import gives back of a live file as it was (issue 30); an option for the module comes with its Nix work",
