@@ -89,6 +89,8 @@ type Change struct {
 	// gone). createsFile: a shared file's write creates it. othersWrote:
 	// someone else wrote the shared file since agyconf last did.
 	pruned, createsFile, othersWrote bool
+	// absent: there is no file at Path (a whole file's change).
+	absent bool
 	// origin is how agyconf came to own the unit, as recorded before.
 	origin Origin
 
@@ -450,7 +452,7 @@ func decideDoc(d *render.Document, l live, owned *FileState, opts Options) (Chan
 		c.apply(Decision{Action: Conflict, Reason: hmLinkedReason}, owned)
 		return c, nil
 	}
-	c.live = l.data
+	c.live, c.absent = l.data, !l.exists
 	if owned != nil {
 		c.secrets = owned.Secrets
 	}

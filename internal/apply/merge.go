@@ -708,7 +708,7 @@ func mergeWrite(d *render.Document, l live, doc *jsonmerge.Doc, owner bool, data
 	if !l.exists {
 		// A new file is exactly the rendered document, or, while entries
 		// of it wait for a secret, the others merged into nothing.
-		c.mode, c.createsFile = d.Mode, true
+		c.mode, c.createsFile, c.absent = d.Mode, true, true
 	}
 	if c.data == nil || l.exists {
 		// The merged text, encoded only when it is what gets written.

@@ -44,6 +44,15 @@ func Refused(changes []Change) bool {
 // Writes reports whether the change would touch the disk.
 func (c Change) Writes() bool { return c.data != nil || c.remove }
 
+// Creates reports whether the change writes a file where there is none,
+// and Removes whether it removes the file: a diff shows such a file as
+// /dev/null on that side, as git does, so that patch creates or removes
+// it rather than leaving it empty.
+func (c Change) Creates() bool { return c.absent && c.data != nil }
+
+// Removes: see Creates.
+func (c Change) Removes() bool { return c.remove }
+
 // Shown returns the content before and after the change as a person may
 // see it, byte for byte what is on disk and what a render writes, except
 // that every string holding a secret, live or planned, is replaced whole

@@ -129,7 +129,17 @@ func runDiff(c *cli.Context) error {
 // a user's own entries included.
 func shownDiff(ch apply.Change, secrets []string) string {
 	before, after := ch.Shown()
-	text := udiff.Unified("a/"+ch.Path, "b/"+ch.Path, before, after)
+	// A file that is not there on one side is /dev/null on it, as git
+	// writes it: patch -p1 and git apply then create or remove the file,
+	// where "+++ b/FILE" over no lines leaves an empty FILE.
+	from, to := "a/"+ch.Path, "b/"+ch.Path
+	if ch.Creates() {
+		from = "/dev/null"
+	}
+	if ch.Removes() {
+		to = "/dev/null"
+	}
+	text := udiff.Unified(from, to, before, after)
 	return string(apply.RedactValues([]byte(text), withCredentials(secrets, ch.Path, before, after)))
 }
 

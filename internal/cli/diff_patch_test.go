@@ -22,7 +22,8 @@ import (
 )
 
 // applyUnified applies the unified diffs of text (agyconf diff's output:
-// for each file "--- a/P", "+++ b/P", hunks) to the tree at root, checking
+// for each file "--- a/P" or "--- /dev/null", "+++ b/P" or "+++
+// /dev/null", hunks) to the tree at root, checking
 // every context and removed line against the file: a diff that does not
 // describe the file as it is fails.
 func applyUnified(t *testing.T, root, text string) {
@@ -30,14 +31,27 @@ func applyUnified(t *testing.T, root, text string) {
 	lines := strings.SplitAfter(text, "\n")
 	hunk := regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
 	for i := 0; i < len(lines); {
-		if !strings.HasPrefix(lines[i], "--- a/") {
+		if !strings.HasPrefix(lines[i], "--- ") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "+++ ") {
 			i++ // a conflict or keep line, or the note on a secret's value
 			continue
 		}
-		name := strings.TrimSuffix(strings.TrimPrefix(lines[i], "--- a/"), "\n")
-		i += 2 // the +++ line
+		// As GNU patch reads it: /dev/null on one side creates or
+		// removes the file; any other name keeps it, empty if need be.
+		from := strings.TrimSuffix(strings.TrimPrefix(lines[i], "--- "), "\n")
+		to := strings.TrimSuffix(strings.TrimPrefix(lines[i+1], "+++ "), "\n")
+		name, removes := strings.TrimPrefix(from, "a/"), to == "/dev/null"
+		if from == "/dev/null" {
+			name = strings.TrimPrefix(to, "b/")
+		}
+		i += 2
 		full := filepath.Join(root, filepath.FromSlash(name))
-		old, _ := os.ReadFile(full)
+		old, err := os.ReadFile(full)
+		if from == "/dev/null" && err == nil {
+			t.Fatalf("%s: the diff creates it, and it is there", name)
+		}
+		if from != "/dev/null" && err != nil {
+			t.Fatalf("%s: the diff changes it, and it is not there: %v", name, err)
+		}
 		src := strings.SplitAfter(string(old), "\n")
 		if len(src) > 0 && src[len(src)-1] == "" {
 			src = src[:len(src)-1]
@@ -98,8 +112,11 @@ func applyUnified(t *testing.T, root, text string) {
 		}
 		out = append(out, src[at:]...)
 		data := strings.Join(out, "")
-		if data == "" {
-			if err := os.Remove(full); err != nil && !os.IsNotExist(err) {
+		if removes {
+			if data != "" {
+				t.Fatalf("%s: the diff removes it, and lines are left: %q", name, data)
+			}
+			if err := os.Remove(full); err != nil {
 				t.Fatal(err)
 			}
 			continue
@@ -453,14 +470,17 @@ func TestDiffOverConflicts(t *testing.T) {
 			if strings.Contains(diff, "\nconflict ") || strings.HasPrefix(diff, "conflict ") {
 				conflicts++
 			}
-			// One section per file.
+			// One section per file: named once as the old side ("--- a/")
+			// and once as the new ("+++ b/"), /dev/null aside.
 			seen := map[string]bool{}
 			for _, l := range strings.Split(diff, "\n") {
-				if name, ok := strings.CutPrefix(l, "--- a/"); ok {
-					if seen[name] {
-						t.Fatalf("two sections for %s:\n%s", name, diff)
+				for _, side := range []string{"--- a/", "+++ b/"} {
+					if name, ok := strings.CutPrefix(l, side); ok {
+						if seen[side+name] {
+							t.Fatalf("two sections for %s:\n%s", name, diff)
+						}
+						seen[side+name] = true
 					}
-					seen[name] = true
 				}
 			}
 			applyUnified(t, patched, diff)
