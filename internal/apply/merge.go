@@ -627,25 +627,48 @@ func sameValue(a, b []byte, syn jsonmerge.Syntax) bool {
 // because the config set it, and the state's hash says which — it holds
 // the members the config set and none the config left to agy. agys are
 // the members found to be agy's.
+//
+// Two readings can both match, each a different write of agyconf's: the
+// entry written with "disabled": true, and an earlier (or a pending)
+// write without it, which the live entry is with agy's "disabled": true
+// added. The hashes are tried newest first — what agyconf last wrote,
+// then what renders cut short were writing, then the earlier writes from
+// the latest — so the reading is the one that needs the fewest writes
+// since: the entry exactly as agyconf last wrote it is agyconf's, and an
+// adopted entry the config disabled, enabled and disabled again goes
+// back as the user had it, not disabled.
 func oursBut(raw json.RawMessage, fields []string, owned *FileState, ptrSets [][]string) (ours bool, agys []string, err error) {
 	present := withMembers(raw, fields)
-	// Every way of splitting the members live holds into agy's and
-	// agyconf's (agy sets one member, "disabled": two ways), the members
-	// all agy's first; each with the secrets' places of every record.
-	for mask := (1 << len(present)) - 1; mask >= 0; mask-- {
-		var strip []string
-		for i, f := range present {
-			if mask&(1<<i) != 0 {
-				strip = append(strip, f)
+	var tiers [][]string
+	if owned.SHA256 != "" {
+		tiers = append(tiers, []string{owned.SHA256})
+	}
+	if len(owned.Pending) > 0 {
+		tiers = append(tiers, owned.Pending)
+	}
+	for i := len(owned.Earlier) - 1; i >= 0; i-- {
+		tiers = append(tiers, owned.Earlier[i:i+1])
+	}
+	for _, tier := range tiers {
+		// Every way of splitting the members live holds into agy's and
+		// agyconf's (agy sets one member, "disabled": two ways), the
+		// members all agy's first; each with the secrets' places of
+		// every record.
+		for mask := (1 << len(present)) - 1; mask >= 0; mask-- {
+			var strip []string
+			for i, f := range present {
+				if mask&(1<<i) != 0 {
+					strip = append(strip, f)
+				}
 			}
-		}
-		for _, ptrs := range ptrSets {
-			h, err := redactedHash(stripFields(raw, strip, nil), ptrs)
-			if err != nil {
-				return false, nil, err
-			}
-			if owned.matches(h) {
-				return true, strip, nil
+			for _, ptrs := range ptrSets {
+				h, err := redactedHash(stripFields(raw, strip, nil), ptrs)
+				if err != nil {
+					return false, nil, err
+				}
+				if slices.Contains(tier, h) {
+					return true, strip, nil
+				}
 			}
 		}
 	}

@@ -492,11 +492,19 @@ func (w *propWorld) usersOwn(key string, c propContent) bool {
 }
 
 // agyStrips reports whether the content matches a version agyconf wrote
-// without "disabled": the value there is agy's.
+// without "disabled": the value there is agy's. The versions are read
+// newest first, and the first that explains the content decides: the
+// entry exactly as agyconf last wrote it, "disabled" included, is
+// agyconf's, though an earlier version without "disabled" matches it
+// too.
 func (w *propWorld) agyStrips(key string, c propContent) bool {
-	for _, v := range w.written[key] {
-		if v.stripped && norm(key, c, true) == v.text {
+	vs := w.written[key]
+	for i := len(vs) - 1; i >= 0; i-- {
+		switch v := vs[i]; {
+		case v.stripped && norm(key, c, true) == v.text:
 			return true
+		case !v.stripped && norm(key, c, false) == v.text:
+			return false
 		}
 	}
 	return false
