@@ -1018,10 +1018,13 @@ func Execute(changes []Change, st *State, opts Options) error {
 		}
 	}
 	st.index()
-	for file := range st.Shared {
-		if len(st.keysByFile()[file]) == 0 {
+	for file, sh := range st.Shared {
+		keys := st.keysByFile()[file]
+		if len(keys) == 0 {
 			delete(st.Shared, file) // agyconf no longer merges into it
+			continue
 		}
+		sh.addContainers(keys)
 	}
 	st.recordLayout(opts.Layout)
 	if err := st.removeFolders(opts); err != nil {

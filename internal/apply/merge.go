@@ -497,17 +497,25 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 func lettingGo(opts Options, st *State, file string, syn jsonmerge.Syntax, live []byte) func(b []byte, asDecided bool) (out []byte, gone bool) {
 	sh := st.Shared[file]
 	// The containers agyconf's entries lived in, deepest first.
+	// Those of the entries it records, and those the file's record keeps
+	// of entries earlier renders pruned.
 	var parents [][]string
 	seen := map[string]bool{}
-	for _, key := range stateKeys(st, file) {
-		path, _, isItem := parseUnitKey(key)
-		if !isItem {
-			path = path[:len(path)-1]
+	add := func(path []string) {
+		if p := pointer(path); !seen[p] {
+			seen[p] = true
+			parents = append(parents, path)
 		}
-		for ; len(path) > 0; path = path[:len(path)-1] {
-			if p := pointer(path); !seen[p] {
-				seen[p] = true
-				parents = append(parents, slices.Clone(path))
+	}
+	for _, key := range stateKeys(st, file) {
+		for _, p := range containersOf(key) {
+			add(p)
+		}
+	}
+	if sh != nil {
+		for _, ptr := range sh.Containers {
+			if p, _, _ := parseUnitKey(unitSep + ptr); len(p) > 0 {
+				add(p)
 			}
 		}
 	}

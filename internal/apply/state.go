@@ -223,6 +223,38 @@ type SharedFile struct {
 	// (agy or the user wrote it since): what agyconf took over is never
 	// given back whole, only entry by entry.
 	Others bool `json:"others,omitempty"`
+	// Containers are the JSON pointers of the objects and lists agyconf's
+	// entries have lived in (since version 5, added to by each render):
+	// letting go drops the empty ones the file did not have when taken
+	// over, also after the entries that lived there were pruned by an
+	// earlier render and their records are gone.
+	Containers []string `json:"containers,omitempty"`
+}
+
+// addContainers records the objects and lists the entries keys live in.
+func (f *SharedFile) addContainers(keys []string) {
+	for _, key := range keys {
+		for _, p := range containersOf(key) {
+			if ptr := pointer(p); !slices.Contains(f.Containers, ptr) {
+				f.Containers = append(f.Containers, ptr)
+			}
+		}
+	}
+	sort.Strings(f.Containers)
+}
+
+// containersOf is the paths of the objects and lists the entry key lives
+// in, deepest first.
+func containersOf(key string) [][]string {
+	path, _, isItem := parseUnitKey(key)
+	if !isItem && len(path) > 0 {
+		path = path[:len(path)-1]
+	}
+	var out [][]string
+	for ; len(path) > 0; path = path[:len(path)-1] {
+		out = append(out, slices.Clone(path))
+	}
+	return out
 }
 
 // wrote reports whether data is what agyconf last wrote, or was writing.
