@@ -205,14 +205,15 @@ let
       "programs.antigravity-cli.context.${showName (lib.head context)}"
     else
       "home.file.${showName f.name} (another module, or yours)";
+  # A target as the file system reads it: Home Manager keeps "./", "..",
+  # "//" and a trailing "/" as written, and darwin's names ignore case.
+  norm = p: lib.concatStringsSep "/" (lib.foldl' (acc: s: if s == ".." && acc != [ ] then lib.init acc else acc ++ lib.optional (s != "" && s != ".") s) [ ]
+    (lib.splitString "/" (if pkgs.stdenv.hostPlatform.isDarwin then lib.toLower p else p)));
+  # A folder linked file by file holds w if it has w's file (known for a Nix path).
+  collides = f: t: p: t == p || lib.hasPrefix "${p}/" t || lib.hasPrefix "${t}/" p && (!f.recursive || lib.isPath f.source && builtins.pathExists (f.source + lib.removePrefix t p));
   collisions = lib.concatLists (
     lib.mapAttrsToList (
-      name: f:
-      map (w: "  ~/${w.path}: ${w.what} and ${hmOption (f // { inherit name; })}") (
-        lib.filter (
-          w: f.target == w.path || lib.hasPrefix "${w.path}/" f.target || !f.recursive && lib.hasPrefix "${f.target}/" w.path
-        ) written
-      )
+      name: f: map (w: "  ~/${w.path}: ${w.what} and ${hmOption (f // { inherit name; })}") (lib.filter (w: collides f (norm f.target) (norm w.path)) written)
     ) (lib.filterAttrs (_: f: f.enable) config.home.file)
   );
 in

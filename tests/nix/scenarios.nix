@@ -1025,6 +1025,50 @@ in
     };
     error = [ "~/.gemini/config/agents/reviewer: programs.agyconf.agents.reviewer and home.file.\".gemini/config/agents\"" ];
   };
+  # A target as Home Manager keeps it ("./", "/." , "..", "//" and a
+  # trailing slash as written) names the same file: still a collision.
+  bad-collision-spelled = {
+    module = {
+      home.file."./.gemini/config/".source = ./model;
+      home.file.".local/../.gemini//antigravity-cli/./settings.json".text = "{}";
+      programs.agyconf = {
+        enable = true;
+        mcpServers.github.command = "github-mcp-server";
+        settings.toolPermission = "strict";
+      };
+    };
+    error = [
+      "~/.gemini/config/mcp_config.json: programs.agyconf.mcpServers and home.file.\"./.gemini/config/\""
+      "~/.gemini/antigravity-cli/settings.json: programs.agyconf.settings and home.file.\".local/../.gemini//antigravity-cli/./settings.json\""
+    ];
+  };
+  # darwin's file names ignore case: ~/.Gemini is ~/.gemini there.
+  bad-collision-case-darwin = {
+    system = darwin;
+    module = {
+      home.file.".Gemini/config/mcp_config.json".text = "{}";
+      programs.agyconf = {
+        enable = true;
+        mcpServers.github.command = "github-mcp-server";
+      };
+    };
+    error = [ "~/.gemini/config/mcp_config.json: programs.agyconf.mcpServers and home.file.\".Gemini/config/mcp_config.json\"" ];
+  };
+  # A folder linked file by file (recursive) from a Nix path: its files
+  # are known while evaluating, and one of them is a file agyconf writes.
+  bad-collision-recursive = {
+    module = {
+      home.file.".gemini/config" = {
+        source = ./collision;
+        recursive = true;
+      };
+      programs.agyconf = {
+        enable = true;
+        mcpServers.github.command = "github-mcp-server";
+      };
+    };
+    error = [ "~/.gemini/config/mcp_config.json: programs.agyconf.mcpServers and home.file.\".gemini/config\"" ];
+  };
   # What a harness writes is named by the harness.
   bad-collision-harness = {
     module = {
@@ -1038,8 +1082,9 @@ in
   };
   # Side by side where the paths differ: the IDE's skills folder is not the
   # CLI's, a hooks.json link is no collision while agyconf writes no hooks,
-  # and a folder Home Manager links file by file (recursive) around
-  # agyconf's items is Home Manager's files among agyconf's.
+  # ~/.Gemini is not ~/.gemini on Linux, and a folder Home Manager links
+  # file by file (recursive) holding none of agyconf's items is Home
+  # Manager's files among agyconf's.
   no-collision = {
     module = {
       programs.antigravity-cli = {
@@ -1047,6 +1092,7 @@ in
         skills.notes = "Take notes.";
       };
       home.file.".gemini/config/hooks.json".text = "{}";
+      home.file.".Gemini/config/mcp_config.json".text = "{}";
       home.file.".gemini/config/agents" = {
         source = ./model;
         recursive = true;
@@ -1054,6 +1100,7 @@ in
       programs.agyconf = {
         enable = true;
         product = "ide";
+        mcpServers.github.command = "github-mcp-server";
         skills.notes = {
           description = "Take notes";
           body = "Write them down.";

@@ -85,6 +85,7 @@ let
   removeSuffix = x: s: if hasSuffix x s then substring 0 (stringLength s - stringLength x) s else s;
   splitString = sep: s: filter isString (split (escapeRegex sep) s);
   toUpper = replaceStrings (stringChars "abcdefghijklmnopqrstuvwxyz") (stringChars "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+  toLower = replaceStrings (stringChars "ABCDEFGHIJKLMNOPQRSTUVWXYZ") (stringChars "abcdefghijklmnopqrstuvwxyz");
   isDerivation = x: isAttrs x && (x.type or null) == "derivation";
   getName = x: if isString x then (builtins.parseDrvName x).name else x.pname or (builtins.parseDrvName x.name).name;
   getBin = x: x.bin or x.out or x;
@@ -688,6 +689,7 @@ let
       removeSuffix
       splitString
       toUpper
+      toLower
       isDerivation
       getName
       getBin
