@@ -87,10 +87,13 @@ agyconfCheck() {
         echo "  Another Home Manager option links a file agyconf writes (above): keep one of the two, since a file has"
         echo "  one writer. onConflict and --adopt do not settle this: replacing that link would make the next switch abort."
       else
+        # As the switch renders: a secret not decrypted yet (likely on the
+        # first switch) does not stop these.
+        local render="agyconf render --defer-secrets --config $config --root $root${optionPaths:+ --option-paths $optionPaths}"
         echo "  ~/.config/agyconf is still the current generation's config: name the new one in what you run now."
         echo "    agyconf diff --config $config --root $root"
-        echo "    agyconf render --config $config --root $root --force   (overwrite what was edited since agyconf wrote it)"
-        echo "    agyconf render --config $config --root $root --adopt   (take over what agyconf did not write)"
+        echo "    $render --force   (overwrite what was edited since agyconf wrote it)"
+        echo "    $render --adopt   (take over what agyconf did not write)"
         echo "  Both keep a backup; then switch again. Or set programs.agyconf.onConflict = \"force\" or \"adopt\" (now \"$onConflict\")."
         echo "  Entries of another config's instance: add --take-over NAME to that render (docs/nix.md, \"Coming from a CLI config\")."
       fi
@@ -128,7 +131,7 @@ agyconfActivate() {
   run "$agyconf" "${args[@]}" || rc=$?
   ((rc == 0)) && return 0
 
-  local rerun="agyconf render --defer-secrets --config $config --root $root${_agyconfFlagList[*]:+ ${_agyconfFlagList[*]}}"
+  local rerun="agyconf render --defer-secrets --config $config --root $root${optionPaths:+ --option-paths $optionPaths}${_agyconfFlagList[*]:+ ${_agyconfFlagList[*]}}"
   {
     case $rc in
     3) echo "agyconf: render refused, exit code 3: a file above changed since the check before the switch (messages above)." ;;

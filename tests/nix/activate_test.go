@@ -251,8 +251,8 @@ func TestActivate(t *testing.T) {
 				"the switch stops here, before anything changed",
 				"~/.config/agyconf is still the current generation's config",
 				"agyconf diff --config " + cfgDir + " --root " + root,
-				"agyconf render --config " + cfgDir + " --root " + root + " --force",
-				"agyconf render --config " + cfgDir + " --root " + root + " --adopt",
+				"agyconf " + render + " --option-paths " + paths + " --force",
+				"agyconf " + render + " --option-paths " + paths + " --adopt",
 				"programs.agyconf.onConflict",
 				"hm: removed the temporary GC root",
 			},
@@ -315,7 +315,7 @@ func TestActivate(t *testing.T) {
 			wantOut: []string{
 				"render failed, exit code 2",
 				"Home Manager's remaining steps run; the switch then fails",
-				"agyconf render --defer-secrets --config " + cfgDir + " --root " + root + " --adopt",
+				"agyconf " + render + " --option-paths " + paths + " --adopt",
 				"after",
 				"hm: removed the temporary GC root",
 				"the switch failed: agyconf render exited with code 2",
@@ -591,6 +591,42 @@ func TestActivateAgyconf(t *testing.T) {
 		}
 		if after := snapshot(t, dir); !mapsEqual(before, after) {
 			t.Errorf("the check changed files")
+		}
+	})
+
+	// The first switch is when a file agyconf did not write is most
+	// likely, and when sops-nix or agenix has not decrypted an inline
+	// secret yet: the render commands the refusal suggests work then.
+	t.Run("the refusal's commands work while a secret is pending", func(t *testing.T) {
+		dir, home, _, env := setup(t)
+		mcp := filepath.Join(home, ".gemini", "config", "mcp_config.json")
+		if err := os.Remove(mcp); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(mcp, []byte(`{"mcpServers": {"docs": {"command": "mine"}}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, "newGenPath="+filepath.Join(dir, "gen"))
+		rc, out := runActivation(t, bash, "agyconfCheck "+args, env)
+		if rc != 3 {
+			t.Fatalf("exit %d, want 3:\n%s", rc, out)
+		}
+		var cmds []string
+		for _, l := range strings.Split(out, "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "agyconf render ") {
+				cmds = append(cmds, `"$AGYCONF"`+strings.TrimPrefix(strings.SplitN(l, "   (", 2)[0], "agyconf"))
+			}
+		}
+		if len(cmds) != 2 {
+			t.Fatalf("want the --force and --adopt renders suggested:\n%s", out)
+		}
+		for _, c := range []string{cmds[1], cmds[0]} {
+			if rc, out := runActivation(t, bash, c, env); rc != 0 {
+				t.Errorf("%s: exit %d\n%s", c, rc, out)
+			}
+		}
+		if b, _ := os.ReadFile(mcp); !strings.Contains(string(b), "docs-mcp") {
+			t.Errorf("the suggested render did not take the file over:\n%s", b)
 		}
 	})
 
