@@ -211,6 +211,12 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", d.Path, err)
 			}
+			if st.Files[u.key] == nil && owned != nil && !present {
+				// Removed, and not written back: created anew.
+				owned = nil
+				f = opts.facts(u.key, nil)
+				f.Desired = true
+			}
 			// An item is its own content: present is up to date, and a
 			// list item two instances both declare stays while either does.
 			f.Live, f.UpToDate, f.SameContent, f.Ours, f.Elsewhere = present, present, present, present, ""
@@ -789,12 +795,13 @@ func hasItem(live *jsonmerge.Doc, u unit) (bool, error) {
 // ownedOrGone is the state's record of an entry, or, for one it does not
 // record that agyconf removed and no other instance owns, the record of
 // what agyconf wrote there (it is agyconf's again if the live entry is
-// that); nil for neither, and for list items, which are only their text.
+// that; a list item, which is only its text, is whenever it is there);
+// nil for neither.
 func ownedOrGone(st *State, opts Options, u unit) *FileState {
 	if o := st.Files[u.key]; o != nil {
 		return o
 	}
-	if u.isItem || opts.ownedElsewhere(u.key) != "" {
+	if opts.ownedElsewhere(u.key) != "" {
 		return nil
 	}
 	if g := st.gone(u.key); g != nil {

@@ -77,10 +77,11 @@ type State struct {
 	// Folders are the folders agyconf created (mkdir) below the root, each
 	// removed once a render or clean leaves it empty (since version 5).
 	Folders []string `json:"folders,omitempty"`
-	// Gone are entries of shared files agyconf removed, with what it had
-	// written there, oldest first, at most MaxGone (since version 5): one
-	// that comes back identical (agy writing back a copy it read before
-	// the removal) is agyconf's, not found.
+	// Gone are entries of shared files agyconf removed (list items
+	// included), with what it had written there, oldest first, at most
+	// MaxGone (since version 5): one that comes back identical (agy
+	// writing back a copy it read before the removal) is agyconf's, not
+	// found.
 	Gone []Gone `json:"gone,omitempty"`
 	// migratedFrom is the version the state was read as, when older.
 	migratedFrom int
@@ -351,10 +352,16 @@ func (s *State) gone(key string) *Gone {
 // was f, removing it or giving back what was there before: what it wrote
 // there, for when it comes back.
 func (s *State) remember(key string, f *FileState) {
-	if f == nil || f.Item || !strings.Contains(key, unitSep) {
+	if f == nil || !strings.Contains(key, unitSep) {
 		return
 	}
 	hashes := f.wroteBefore("")
+	if f.Item {
+		// An item is its own content, which its key spells: what agyconf
+		// wrote there is the item (itemHash).
+		_, item, _ := parseUnitKey(key)
+		hashes = []string{itemHash(item)}
+	}
 	if len(hashes) == 0 {
 		return
 	}
@@ -369,6 +376,10 @@ func (s *State) remember(key string, f *FileState) {
 	}
 }
 
+// itemHash is what the state records as written into a list item it
+// removed (Gone.Hashes): the hash of the item's text.
+func itemHash(item string) string { return sum([]byte(item)) }
+
 // forgetGone drops the record of a removed entry (it is recorded again).
 func (s *State) forgetGone(key string) {
 	s.Gone = slices.DeleteFunc(s.Gone, func(g Gone) bool { return g.Key == key })
@@ -378,6 +389,12 @@ func (s *State) forgetGone(key string) {
 // it gave back, took over as it was then): what deciding it against the
 // live file compares with.
 func (g *Gone) asOwned() *FileState {
+	if _, item, isItem := parseUnitKey(g.Key); isItem {
+		if !slices.Contains(g.Hashes, itemHash(item)) {
+			return nil // not what agyconf wrote there (an edited state)
+		}
+		return &FileState{Item: true, Origin: OriginCreated}
+	}
 	// Every hash is of what agyconf wrote.
 	f := &FileState{SHA256: g.Hashes[len(g.Hashes)-1], Earlier: g.Hashes[:len(g.Hashes)-1], Secrets: g.Secrets, SecretsBefore: g.SecretsBefore, Origin: OriginCreated, Written: true}
 	if g.Origin != "" && g.Original != "" {

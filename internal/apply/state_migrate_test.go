@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,5 +146,32 @@ func TestMigrateV4(t *testing.T) {
 	st.Layout["skills"], st.Folders = []string{"a", "z"}, []string{"a", "b"} // written sorted
 	if d := cmp.Diff(st, back, cmpopts.IgnoreUnexported(State{})); d != "" {
 		t.Errorf("round trip (-want +got):\n%s", d)
+	}
+}
+
+// TestRememberItem: a list item agyconf removed is remembered as its
+// text's hash, in the shape the schema allows, and comes back as one it
+// created; a record whose hash is not the item's (an edited state)
+// claims nothing.
+func TestRememberItem(t *testing.T) {
+	key := "s.json#/permissions/allow[]command(git *)"
+	st := NewState()
+	st.remember(key, &FileState{Item: true, Origin: OriginCreated})
+	if len(st.Gone) != 1 || !slices.Equal(st.Gone[0].Hashes, []string{sum([]byte("command(git *)"))}) {
+		t.Fatalf("gone %+v", st.Gone)
+	}
+	enc, err := st.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseState("s.json", enc); err != nil {
+		t.Fatalf("a state remembering an item fails the schema: %v\n%s", err, enc)
+	}
+	if f := st.gone(key).asOwned(); f == nil || !f.Item || f.Origin != OriginCreated {
+		t.Errorf("a remembered item claims %+v, want a created item", f)
+	}
+	st.Gone[0].Hashes = []string{strings.Repeat("a", 64)}
+	if f := st.gone(key).asOwned(); f != nil {
+		t.Errorf("an item remembered with another hash claims %+v", f)
 	}
 }
