@@ -101,7 +101,7 @@ type Decision struct {
 const (
 	reasonNotOurs     = "exists and was not written by agyconf; move it aside, write it into the config as it is, or run agyconf render --adopt (the original is backed up)"
 	reasonEdited      = "was edited since agyconf wrote it; move the edit into the config, delete it to get agyconf's version back, or run agyconf render --force (the edit is backed up)"
-	reasonKeptEdited  = "is no longer in the config, but was edited since agyconf wrote it; left as it is (delete it yourself if it is no longer wanted)"
+	reasonKeptEdited  = "is no longer in the config, but was edited since agyconf wrote it; left as it is: delete it if it is no longer wanted, or declare it again in the config as it is now"
 	reasonDefaultAgy  = "differs from the config, but agy set it since agyconf wrote it; agyconf only sets it where it is absent or still its own: delete it to get the config's value"
 	reasonReleased    = "was there before agyconf, as the config wanted it; left in place"
 	reasonUnknown     = "was recorded by an older agyconf, which did not say whether it created it; left in place (delete it yourself if it is agyconf's)"

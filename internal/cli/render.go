@@ -356,11 +356,40 @@ func check(out, ok io.Writer, root string, changes []apply.Change) error {
 		fmt.Fprintln(out, line)
 	}
 	if len(drift) > 0 {
-		fmt.Fprintf(out, "%s: %d path(s) out of date; agyconf render would change them\n", root, len(drift))
+		fmt.Fprintln(out, driftSummary(root, drift))
 		return exit(ExitFindings, nil)
 	}
 	fmt.Fprintf(ok, "%s: in sync\n", root)
 	return nil
+}
+
+// driftSummary is --check's last line: what a render would do about the
+// drift. A render leaves an entry it keeps (edited, no longer in the
+// config) as it is, and changes nothing while a conflict is left: for
+// those only the user's edit resolves the drift, which each line names.
+func driftSummary(root string, drift []apply.Change) string {
+	conflicts, kept := 0, 0
+	for _, ch := range drift {
+		switch ch.Action {
+		case apply.Conflict:
+			conflicts++
+		case apply.Keep:
+			kept++
+		}
+	}
+	n, changes := len(drift), len(drift)-conflicts-kept
+	head := fmt.Sprintf("%s: %d path(s) out of date", root, n)
+	switch {
+	case changes == n:
+		return head + "; agyconf render would change them"
+	case changes == 0:
+		return head + " that agyconf render leaves as they are; each line says what resolves it"
+	case conflicts > 0:
+		return fmt.Sprintf("%s; agyconf render changes none of them while a conflict is left (each line says what resolves it), then %d", head, changes)
+	case kept == 1:
+		return fmt.Sprintf("%s; agyconf render would change %d, and leaves 1 as it is (its line says what resolves it)", head, changes)
+	}
+	return fmt.Sprintf("%s; agyconf render would change %d, and leaves %d as they are (their lines say what resolves them)", head, changes, kept)
 }
 
 // report prints one line per change, then a summary, in one write: a
