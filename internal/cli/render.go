@@ -40,7 +40,8 @@ write or that was edited since; it removes what it wrote that the config no
 longer describes, unless edited. --force overwrites edits, --adopt takes
 over what agyconf did not write; either backs up what it replaces.
 
---check changes nothing and exits 1 when a render would change something
+--check changes nothing and exits 1 when the tree is out of date: a render
+would change it, or it holds an edit a render keeps or refuses to overwrite
 (the CI gate); --dry-run prints what a render would do. Neither creates
 anything. The Home Manager module's flags (--after-hm-link,
 --defer-secrets, --option-paths, --take-over) are left out of --help:
@@ -51,7 +52,7 @@ EXAMPLES:
    agyconf render --config examples/workspace --root /tmp/demo-project
    agyconf render --config agyconf.hcl --check`,
 		Flags: append(applyFlags(),
-			&cli.BoolFlag{Name: "check", Usage: "change nothing; exit 1 if a render would change something"},
+			&cli.BoolFlag{Name: "check", Usage: "change nothing; exit 1 if the tree is out of date"},
 			formatFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what a render would do; change nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files and entries edited since agyconf wrote them (the edited version is backed up)"},
