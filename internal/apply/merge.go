@@ -898,7 +898,8 @@ func measureEntry(file string, u unit, resolved any, liveRaw json.RawMessage, pr
 	// What agy toggles itself, and the config does not set, is the
 	// user's: it neither counts as an edit nor is overwritten. Unless
 	// agyconf wrote it, when the config set it before: then it goes.
-	fields := notSetIn(m.want, withMembers(liveRaw, render.AgyFieldsUnder(u.path[:len(u.path)-1])))
+	held := withMembers(liveRaw, render.AgyFieldsUnder(u.path[:len(u.path)-1]))
+	fields := notSetIn(m.want, held)
 	strip := fields
 	if m.liveHash, err = hashOf(strip, ptrs); err != nil {
 		return measured{err: fmt.Errorf("%s %s: %w", file, pointer(u.path), err)}
@@ -906,8 +907,12 @@ func measureEntry(file string, u unit, resolved any, liveRaw json.RawMessage, pr
 	m.ours = owned != nil && owned.matches(m.liveHash)
 	if owned != nil && !m.ours {
 		// Recorded with other secrets' places (a render cut short, a
-		// secret moved), or with a member agy sets that agyconf wrote.
-		if ours, agys, err := oursBut(liveRaw, fields, owned, owned.ptrSets(u.secrets)); err == nil && ours {
+		// secret moved), or with a member agy sets that agyconf wrote,
+		// or one agy set that the config now sets to the same value (agy
+		// disabled the server, then the config declared it disabled). A
+		// value of agy's the config now sets otherwise stays a conflict,
+		// as any edit of a field the config sets.
+		if ours, agys, err := oursBut(liveRaw, notSetOtherwise(m.want, liveRaw, held), owned, owned.ptrSets(u.secrets)); err == nil && ours {
 			m.ours = true
 			if !slices.Equal(agys, strip) {
 				strip = agys
@@ -954,6 +959,25 @@ func notSetIn(want json.RawMessage, fields []string) []string {
 	var out []string
 	for _, f := range fields {
 		if _, set := w[f]; !set {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// notSetOtherwise is the fields the entry want (JSON) does not set, or
+// sets to the value live has.
+func notSetOtherwise(want, live json.RawMessage, fields []string) []string {
+	if len(fields) == 0 {
+		return nil
+	}
+	var w, l map[string]json.RawMessage
+	_ = json.Unmarshal(want, &w)
+	_ = json.Unmarshal(live, &l)
+	var out []string
+	for _, f := range fields {
+		wv, set := w[f]
+		if !set || sameJSON(wv, l[f]) {
 			out = append(out, f)
 		}
 	}
