@@ -254,9 +254,12 @@ func decideShared(d *render.Document, l live, syn jsonmerge.Syntax, st *State, o
 		}
 		wantRaw, wantHash, liveRaw, present, liveHash := m.want, m.wantHash, m.liveRaw, m.present, m.liveHash
 		c.state = &FileState{SHA256: wantHash, Secrets: u.secrets}
-		if st.Files[u.key] == nil && owned != nil {
-			c.state.Earlier = owned.wroteBefore(wantHash)
-			c.state.SecretsBefore = unionSorted(u.secrets, owned.Secrets, owned.SecretsBefore)
+		if st.Files[u.key] == nil && claim != nil {
+			// What agyconf wrote there before it removed the entry stays
+			// its own, also when the entry is made anew: agy may yet write
+			// back a copy it read before the removal.
+			c.state.Earlier = claim.wroteBefore(wantHash)
+			c.state.SecretsBefore = unionSorted(u.secrets, claim.Secrets, claim.SecretsBefore)
 		}
 		f.UpToDate = m.upToDate
 		f.Live, f.Default = present, u.isDflt
