@@ -91,7 +91,7 @@ agyconfCheck() {
         # first switch) does not stop these.
         local render="agyconf render --defer-secrets --config $config --root $root${optionPaths:+ --option-paths $optionPaths}"
         echo "  ~/.config/agyconf is still the current generation's config: name the new one in what you run now."
-        echo "    agyconf diff --config $config --root $root"
+        echo "    agyconf diff --defer-secrets --config $config --root $root${optionPaths:+ --option-paths $optionPaths}"
         echo "    $render --force   (overwrite what was edited since agyconf wrote it)"
         echo "    $render --adopt   (take over what agyconf did not write)"
         echo "  Both keep a backup; then switch again. Or set programs.agyconf.onConflict = \"force\" or \"adopt\" (now \"$onConflict\")."

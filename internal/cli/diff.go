@@ -40,6 +40,9 @@ EXAMPLES:
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when there are differences"},
 			formatFlag(),
 			quietFlag(),
+			// Home Manager plumbing, as render's: the diff a refused switch
+			// suggests must run while an inline secret is not decrypted yet.
+			&cli.BoolFlag{Name: "defer-secrets", Hidden: true, Usage: "an inline secret that cannot be read yet does not fail the diff: what needs it is shown as a render with --defer-secrets leaves it"},
 		),
 		Action: runDiff,
 	}

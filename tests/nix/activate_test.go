@@ -612,13 +612,22 @@ func TestActivateAgyconf(t *testing.T) {
 			t.Fatalf("exit %d, want 3:\n%s", rc, out)
 		}
 		var cmds []string
+		var diff string
 		for _, l := range strings.Split(out, "\n") {
-			if l = strings.TrimSpace(l); strings.HasPrefix(l, "agyconf render ") {
+			l = strings.TrimSpace(l)
+			if strings.HasPrefix(l, "agyconf render ") {
 				cmds = append(cmds, `"$AGYCONF"`+strings.TrimPrefix(strings.SplitN(l, "   (", 2)[0], "agyconf"))
 			}
+			if strings.HasPrefix(l, "agyconf diff ") {
+				diff = `"$AGYCONF"` + strings.TrimPrefix(l, "agyconf")
+			}
 		}
-		if len(cmds) != 2 {
-			t.Fatalf("want the --force and --adopt renders suggested:\n%s", out)
+		if len(cmds) != 2 || diff == "" {
+			t.Fatalf("want the diff and the --force and --adopt renders suggested:\n%s", out)
+		}
+		// The diff first, as the advice lists it: it shows the take-over.
+		if rc, out := runActivation(t, bash, diff, env); rc != 0 || !strings.Contains(out, "docs-mcp") {
+			t.Errorf("%s: exit %d, want 0 and the diff of the take-over\n%s", diff, rc, out)
 		}
 		for _, c := range []string{cmds[1], cmds[0]} {
 			if rc, out := runActivation(t, bash, c, env); rc != 0 {
