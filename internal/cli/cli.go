@@ -164,8 +164,18 @@ func unknownCommand(c *cli.Context) error {
 	}
 	name := c.Args().First()
 	msg := fmt.Sprintf("unknown command %q", name)
-	if s := cli.SuggestCommand(c.App.Commands, name); s != "" {
-		msg += ". " + s
+	// The flags' rule, not cli.SuggestCommand: that one always names the
+	// nearest command, however far ("zz" got `Did you mean ""?`).
+	var names []string
+	for _, cmd := range c.App.VisibleCommands() {
+		for _, n := range cmd.Names() {
+			if len(n) > 1 {
+				names = append(names, n)
+			}
+		}
+	}
+	if s := config.Suggest(name, names); s != "" && len(name) > 1 {
+		msg += fmt.Sprintf(". Did you mean %q?", s)
 	}
 	return exit(ExitBadInput, fmt.Errorf("%s (see agyconf --help)", msg))
 }
