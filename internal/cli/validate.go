@@ -80,14 +80,28 @@ EXAMPLES:
 }
 
 func runValidate(c *cli.Context) error {
+	// A flag of one mode given to the other is refused, not ignored: each
+	// mode has its own report format, and --format json on a config
+	// printed text.
 	if c.NArg() > 0 {
 		if c.String("config") != "" {
 			return exit(ExitBadInput, fmt.Errorf("validate takes --config PATH or live PATHs, not both (see agyconf validate --help)"))
+		}
+		if c.IsSet("diagnostics-format") {
+			return exit(ExitBadInput, fmt.Errorf("--diagnostics-format goes with --config; for live PATHs write --format json (or sarif) (see agyconf validate --help)"))
+		}
+		for _, name := range []string{"offline", "root", "instance"} {
+			if c.IsSet(name) {
+				return exit(ExitBadInput, fmt.Errorf("--%s goes with --config, not live PATHs (see agyconf validate --help)", name))
+			}
 		}
 		return lintPaths(c, c.Args().Slice())
 	}
 	if c.String("agy-version") != "" {
 		return exit(ExitBadInput, fmt.Errorf("--agy-version applies to live PATHs; a config names the build it targets itself, in agyconf { agy_version = \"…\" }"))
+	}
+	if c.IsSet("format") {
+		return exit(ExitBadInput, fmt.Errorf("--format is the report of live PATHs; for a config's problems as JSON write --diagnostics-format json (see agyconf validate --help)"))
 	}
 	offline := c.Bool("offline")
 	if offline && (c.String("root") != "" || c.String("instance") != "") {
