@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agyconf/agyconf/internal/config"
+	"github.com/agyconf/agyconf/internal/diagfmt"
 	"github.com/agyconf/agyconf/internal/lazyre"
 )
 
@@ -281,6 +282,14 @@ func colorFlag() *cli.StringFlag {
 		Name:  "color",
 		Value: "auto",
 		Usage: "colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always, never",
+		// Checked when given, before the command reads anything: a
+		// render the cache answers never reaches the command's checks.
+		Action: func(_ *cli.Context, v string) error {
+			if err := checkColor(v); err != nil {
+				return exit(ExitBadInput, err)
+			}
+			return nil
+		},
 	}
 }
 
@@ -295,6 +304,13 @@ func diagFormatFlag() *cli.StringFlag {
 		Name:  "diagnostics-format",
 		Value: "text",
 		Usage: "how problems are printed: text (to stderr: an error in full, a warning on one line, unless --explain) or json (to stdout)",
+		// As colorFlag: checked before the cache can answer.
+		Action: func(_ *cli.Context, v string) error {
+			if _, err := diagfmt.ParseFormat(v); err != nil {
+				return exit(ExitBadInput, err)
+			}
+			return nil
+		},
 	}
 }
 

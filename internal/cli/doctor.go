@@ -70,10 +70,7 @@ func runDoctor(c *cli.Context) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	format := c.String("format")
-	if format != "text" && format != "json" {
-		return exit(ExitBadInput, fmt.Errorf("unknown --format %q: use text or json (see agyconf doctor --help)", format))
-	}
+	format := c.String("format") // text or json: formatFlag checks it
 	if err := checkColor(c.String("color")); err != nil {
 		return exit(ExitBadInput, err)
 	}

@@ -18,6 +18,14 @@ func formatFlag() *cli.StringFlag {
 		Name:  "format",
 		Value: "text",
 		Usage: "output: text, or json (one document on standard output)",
+		// Checked when given, before the command reads anything: any
+		// other value printed text.
+		Action: func(c *cli.Context, v string) error {
+			if v != "text" && v != "json" {
+				return exit(ExitBadInput, fmt.Errorf("unknown --format %q: use text or json (see agyconf %s --help)", v, c.Command.Name))
+			}
+			return nil
+		},
 	}
 }
 
