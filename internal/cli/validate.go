@@ -111,6 +111,13 @@ func runValidate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if root := c.String("root"); root != "" {
+		// As render: a root given that is not there is said first, and
+		// alone (liveConflicts passes over a missing default root only).
+		if _, err := engine.RenderRoot(root, model.ScopeGlobal); err != nil {
+			return exit(ExitBadInput, err)
+		}
+	}
 	// The same pipeline render runs: what validate calls valid, render
 	// writes. An inline secret render cannot read is an error here as it
 	// is there; what else of this machine stands in the way is a warning
