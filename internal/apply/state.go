@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/agyconf/agyconf/internal/agy"
+	"github.com/agyconf/agyconf/internal/jsonmerge"
 	"github.com/agyconf/agyconf/internal/model"
 	"github.com/agyconf/agyconf/schema"
 )
@@ -455,14 +457,64 @@ func parseStateLong(validators map[string]*schema.Validator, name string, data [
 		return nil, fmt.Errorf("state file %s %v (cut short, or edited by hand); %s", name, jsonPosError(data, json.Unmarshal(data, &x)), startOver(name))
 	}
 	var head struct {
-		Version *int `json:"version"`
+		Version json.RawMessage `json:"version"`
 	}
 	_ = json.Unmarshal(data, &head)
 	version := StateVersion
 	if head.Version != nil {
-		version = *head.Version
+		// A version that is not a small whole number (1e99999999, 2.5,
+		// "5") is named as written: decoded into an int it read as 0.
+		n, err := strconv.Atoi(string(head.Version))
+		if err != nil {
+			p := jsonmerge.Position(data, versionOffset(data))
+			return nil, fmt.Errorf("state file %s:%d:%d has version %s, which no agyconf wrote (a version is a whole number); %s", name, p.Line, p.Column, truncateVersion(head.Version), startOver(name))
+		}
+		version = n
 	}
 	return parseStateAs(validators, name, data, version)
+}
+
+// versionOffset is the byte offset of the top-level "version" member's
+// value in a valid JSON object (0 when there is none).
+func versionOffset(data []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return 0
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return 0
+		}
+		after := int(dec.InputOffset())
+		if key == "version" {
+			// Past the colon and the blanks around it.
+			rest := data[after:]
+			i := bytes.IndexByte(rest, ':')
+			if i < 0 {
+				return 0
+			}
+			i++
+			for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == '\n' || rest[i] == '\r') {
+				i++
+			}
+			return after + i
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return 0
+		}
+	}
+	return 0
+}
+
+// truncateVersion is a version's text as the message quotes it: at most
+// 40 bytes of what the file holds.
+func truncateVersion(raw []byte) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "…"
+	}
+	return string(raw)
 }
 
 // statePrefix is how every state agyconf writes begins (State.encode:

@@ -270,6 +270,14 @@ func cases() []hostileCase {
 			s.write(t, filepath.Join(s.root, ".local/state/agyconf/hostile.json"), hostileState, 0o644)
 		},
 		code: 2, want: "which no schema bound can judge", path: fmt.Sprintf(".local/state/agyconf/hostile.json:1:%d", strings.Index(hostileState, "1e99999999")+1)})
+	for _, v := range []string{"1e99999999", "-1e99999999", "2.5", `"5"`} {
+		cs = append(cs, hostileCase{name: "state version " + v, files: mcpConfig, args: []string{"--instance", "hostile"},
+			setup: func(t *testing.T, s scene) {
+				s.write(t, filepath.Join(s.root, ".local/state/agyconf/hostile.json"), `{"version": `+v+`, "instance": "hostile", "files": {}}`+"\n", 0o644)
+			},
+			// Named as written, never read as version 0.
+			code: 2, want: "has version " + v + ", which no agyconf wrote (a version is a whole number)", path: ".local/state/agyconf/hostile.json:1:13"})
+	}
 
 	// On disk: folders that lead out of the root.
 	cs = append(cs,
