@@ -988,10 +988,9 @@ func (ds *docSchema) closest(e *jsonschema.ValidationError) []rawFinding {
 		for i, m := range missing {
 			quoted[i] = strconv.Quote(m)
 		}
+		// The keys are the finding; why the schema asks for one of them
+		// is the rule's explanation (agyconf explain), not the line's.
 		msg := "missing one of " + strings.Join(quoted, ", ")
-		if d := ds.description(e.SchemaURL); d != "" {
-			msg += ". " + d
-		}
 		return []rawFinding{{path: slices.Clip(e.InstanceLocation), msg: msg}}
 	}
 	return best

@@ -250,7 +250,7 @@ func TestActivate(t *testing.T) {
 				"fake check output",
 				"the switch stops here, before anything changed",
 				"~/.config/agyconf is still the current generation's config",
-				"agyconf diff --config " + cfgDir + " --root " + root,
+				"agyconf diff --defer-secrets --config " + cfgDir + " --root " + root + " --option-paths " + paths,
 				"agyconf " + render + " --option-paths " + paths + " --force",
 				"agyconf " + render + " --option-paths " + paths + " --adopt",
 				"programs.agyconf.onConflict",
