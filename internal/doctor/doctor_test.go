@@ -740,3 +740,54 @@ plugin "tools" {
 		}
 	}
 }
+
+// TestDiagnosePluginFolder: a plugin in a folder not named as it (a
+// repository cloned into the plugins folder) is the plugin its
+// plugin.json names, as agy names it: its server is found by that name's
+// prefix, and its disabling in the config is the plugin's.
+func TestDiagnosePluginFolder(t *testing.T) {
+	root := t.TempDir()
+	cfg := `
+agyconf {
+  scope = "global"
+}
+plugin "memlin" {
+  folder = "memlin-antigravity-plugin"
+  mcp_server "tracker" {
+    command = "/bin/tracker"
+  }
+}
+plugin "off" {
+  folder = "off-repo"
+  enabled = false
+  hook "quiet" {
+    stop {
+      command = "/bin/quiet"
+    }
+  }
+}
+`
+	p, scope := plan(t, cfg)
+	res := Diagnose(context.Background(), Options{Plan: p, Scope: scope, Root: root, Agy: "/fake/agy", Home: root,
+		Run: runnerFunc(func(_ context.Context, argv []string, _ string, _ []string, _ time.Duration) Run {
+			switch strings.Join(argv[1:], " ") {
+			case "--version":
+				return answer("1.3.0")
+			case "mcp list":
+				return answer("NAME            TYPE   STATUS   COMMAND/URL\nmemlin_tracker  stdio  enabled  /bin/tracker\n")
+			case "-p /hooks --output-format json":
+				return hooksAnswer()
+			}
+			return Run{Code: 1}
+		})})
+	byName := map[string]Item{}
+	for _, it := range res.Items {
+		byName[it.Name] = it
+	}
+	if it := byName["tracker"]; it.Status != Loaded || it.Plugin != "memlin" {
+		t.Errorf("tracker: %+v", it)
+	}
+	if it := byName["quiet"]; it.Status != NotChecked || !strings.Contains(it.Detail, "the config disables the plugin off") {
+		t.Errorf("quiet: %+v", it)
+	}
+}

@@ -77,9 +77,19 @@ type Plan struct {
 
 // Expect reads a plan rendered in scope.
 func Expect(plan *render.Plan, scope agy.Scope) Plan {
-	e := expecter{scope: scope, places: map[agy.KindID][]string{}}
+	e := expecter{scope: scope, places: map[agy.KindID][]string{}, names: map[string]string{}}
 	for _, k := range agy.Kinds() {
 		e.places[k.ID] = k.PathsFor(scope, agy.ProductCLI)
+	}
+	for _, d := range plan.Documents {
+		// agy names a plugin by its plugin.json, whatever its folder (a
+		// plugin's folder argument): the name its servers and skills are
+		// listed under, and config.json's key.
+		if d.Schema == render.SchemaOf(agy.Plugins) && path.Base(d.Path) == "plugin.json" {
+			if name, ok := asMap(d.JSON)["name"].(string); ok && name != "" {
+				e.names[path.Dir(d.Path)] = name
+			}
+		}
 	}
 	out := Plan{SlashNames: map[string]bool{}, Unchecked: map[string]int{}}
 	off := map[string]bool{}
@@ -156,6 +166,8 @@ func (e expecter) pluginHooksDir(p string) (string, bool) {
 type expecter struct {
 	scope  agy.Scope
 	places map[agy.KindID][]string
+	// names are the plugins' names by their folders' paths.
+	names map[string]string
 }
 
 // plugin is the plugin whose tree holds p, in a plugins folder the CLI
@@ -163,8 +175,11 @@ type expecter struct {
 func (e expecter) plugin(p string) (string, bool) {
 	for _, dir := range e.places[agy.Plugins] {
 		if rest, ok := strings.CutPrefix(p, dir+"/"); ok {
-			name, _, _ := strings.Cut(rest, "/")
-			return name, true
+			folder, _, _ := strings.Cut(rest, "/")
+			if name := e.names[dir+"/"+folder]; name != "" {
+				return name, true
+			}
+			return folder, true
 		}
 	}
 	return "", false
