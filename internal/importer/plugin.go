@@ -36,6 +36,9 @@ func (im *importer) plugins(dir string) {
 			continue
 		}
 		from[p.Name] = rel
+		if p.Folder != "" {
+			im.conv(rel, "", "plugin.json names it %q, not its folder: imported as plugin %q with folder = %q, so render writes it back to %s", p.Name, p.Name, p.Folder, rel)
+		}
 		im.cfg.Plugins = append(im.cfg.Plugins, p)
 	}
 }
@@ -79,8 +82,14 @@ func (im *importer) plugin(rel, dirName string) *model.Plugin {
 		// only when the name is missing (skillsaw, agy 1.1.25; the
 		// Antigravity plugins docs): the folder, which holds what its
 		// hooks and servers run (dist/, scripts), stays where it is.
+		// A folder the config's folder argument refuses (a space, a
+		// name Windows reserves) is not declared: the config would not
+		// validate.
+		if p := entryNameProblem(dirName); p != "" {
+			im.skip(rel, "", "plugin.json names it %q, not its folder, and the folder %q cannot be declared: %s", name, dirName, p)
+			return nil
+		}
 		pl.Folder = dirName
-		im.conv(rel, "", "plugin.json names it %q, not its folder: imported as plugin %q with folder = %q, so render writes it back to %s", name, name, dirName, rel)
 	}
 	if d, has := m["disabled"]; has {
 		b, isBool := d.(bool)

@@ -103,3 +103,34 @@ func TestImportPluginFolder(t *testing.T) {
 		})
 	}
 }
+
+// TestImportPluginFolderNotDeclarable: a plugin folder that a config's
+// folder argument refuses (a space, a name Windows reserves) is reported
+// as not imported, not written into a config that does not validate; a
+// second folder of one plugin is reported as not imported only, not also
+// as converted.
+func TestImportPluginFolderNotDeclarable(t *testing.T) {
+	root := t.TempDir()
+	plugins := ".gemini/config/plugins"
+	for dir, name := range map[string]string{"my plugin": "spaced", "CON": "device", "memlin.repo": "memlin", "zz-copy": "memlin"} {
+		plant(t, root, plugins+"/"+dir+"/plugin.json", `{"name": "`+name+`"}`+"\n")
+		plant(t, root, plugins+"/"+dir+"/skills/"+name+"/SKILL.md", "---\nname: "+name+"\ndescription: Resolve project context.\n---\n\nCall it first.\n")
+	}
+	res, err := Import(Options{Root: root, Scope: model.ScopeGlobal, Product: model.ProductCLI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := report(res, root)
+	if len(res.Config.Plugins) != 1 || res.Config.Plugins[0].Folder != "memlin.repo" {
+		t.Fatalf("plugins imported: %d, want memlin in memlin.repo only\n%s", len(res.Config.Plugins), rep)
+	}
+	for _, dir := range []string{"my plugin", "CON", "zz-copy"} {
+		if want := "not imported: " + plugins + "/" + dir + ": "; !strings.Contains(rep, want) {
+			t.Errorf("the report lacks %q:\n%s", want, rep)
+		}
+		if bad := "converted: " + plugins + "/" + dir + ": "; strings.Contains(rep, bad) {
+			t.Errorf("the report has %q for a plugin it did not import:\n%s", bad, rep)
+		}
+	}
+	checkRoundTrip(t, root, "", res)
+}
