@@ -44,6 +44,11 @@ const StateV3 = "state-v3"
 // before agyconf recorded what letting go needs, read only to migrate
 // them.
 const StateV4 = "state-v4"
+
+// StateV5 is the name of the schema of states written at version 5,
+// before agyconf recorded the containers of shared files, read only to
+// migrate them.
+const StateV5 = "state-v5"
 const StateV2 = "state-v2"
 
 // Names lists the embedded schemas, sorted.

@@ -30,8 +30,9 @@ import (
 // needs — the layouts of earlier renders, the shared files agyconf made
 // and what it last wrote there, the folders it made, what it wrote into a
 // unit before, and the entries it removed (each empty in a migrated
-// state).
-const StateVersion = 5
+// state). 5 → 6: the containers of the shared files (empty in a migrated
+// state: the entries' own, as before).
+const StateVersion = 6
 
 // MaxEarlier bounds the hashes kept of what agyconf wrote into one unit
 // before its latest (FileState.Earlier), and MaxGone the entries it
@@ -227,7 +228,7 @@ type SharedFile struct {
 	// given back whole, only entry by entry.
 	Others bool `json:"others,omitempty"`
 	// Containers are the JSON pointers of the objects and lists agyconf's
-	// entries have lived in (since version 5, added to by each render):
+	// entries have lived in (since version 6, added to by each render):
 	// letting go drops the empty ones the file did not have when taken
 	// over, also after the entries that lived there were pruned by an
 	// earlier render and their records are gone.
@@ -566,6 +567,9 @@ func parseStateAs(validators map[string]*schema.Validator, name string, data []b
 	case version == 4:
 		// Version 5 added members only.
 		schemaName = schema.StateV4
+	case version == 5:
+		// Version 6 added a member only (SharedFile.Containers).
+		schemaName = schema.StateV5
 	case version < 1:
 		return nil, fmt.Errorf("state file %s has version %d, which no agyconf wrote; %s", name, version, startOver(name))
 	}

@@ -175,3 +175,49 @@ func TestRememberItem(t *testing.T) {
 		t.Errorf("an item remembered with another hash claims %+v", f)
 	}
 }
+
+// TestMigrateV5: a state of version 5 (before the containers of shared
+// files were recorded) reads as the current version with everything it
+// recorded and no containers, says it was migrated, and is written back
+// in a shape the current schema accepts; a version 5 state with a version
+// 6 member is refused by the version 5 schema, as the agyconf that wrote
+// version 5 refuses it.
+func TestMigrateV5(t *testing.T) {
+	raw, err := os.ReadFile("../../schema/testdata/documents/state-v5/valid/full.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want State
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseState("full.json", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MigratedFrom() != 5 || got.Version != StateVersion || got.NeedsMove() {
+		t.Errorf("migrated from %d to version %d, needs a move %v; want from 5 to %d, no move", got.MigratedFrom(), got.Version, got.NeedsMove(), StateVersion)
+	}
+	want.Version = StateVersion
+	if d := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(State{})); d != "" {
+		t.Errorf("the migrated state lost or changed something (-v5 +v6):\n%s", d)
+	}
+	enc, err := got.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := schema.NewValidator(schema.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.ValidateJSON(schema.State, enc); err != nil {
+		t.Errorf("the migrated state fails the current schema: %v", err)
+	}
+	v5 := `{"version": 5, "files": {}, "shared": {"a.json": {"containers": ["/mcpServers"]}}}`
+	if _, err := ParseState("v5.json", []byte(v5)); err == nil || !strings.Contains(err.Error(), "containers") {
+		t.Errorf("a version 5 state with a version 6 member: %v", err)
+	}
+	if _, err := ParseState("v6.json", []byte(strings.Replace(v5, `"version": 5`, `"version": 6`, 1))); err != nil {
+		t.Errorf("a version 6 state with its containers: %v", err)
+	}
+}
