@@ -21,18 +21,7 @@ import (
 // version 2 schema, and a version newer than this agyconf's is refused
 // with a message, never misread.
 func TestMigrateV2(t *testing.T) {
-	raw, err := os.ReadFile("../../schema/testdata/documents/state-v2/valid/full.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want State
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ParseState("full.json", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, want, got := readFullState(t, 2)
 	if got.MigratedFrom() != 2 || got.Version != StateVersion || got.Waiting != nil {
 		t.Errorf("migrated from %d to version %d, waiting %v; want from 2 to %d, nothing waiting", got.MigratedFrom(), got.Version, got.Waiting, StateVersion)
 	}
@@ -91,18 +80,7 @@ func TestMigrateV2(t *testing.T) {
 // version 5 member is refused by the version 4 schema; and every member
 // version 5 added survives a round trip.
 func TestMigrateV4(t *testing.T) {
-	raw, err := os.ReadFile("../../schema/testdata/documents/state-v4/valid/full.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want State
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ParseState("full.json", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, want, got := readFullState(t, 4)
 	if got.MigratedFrom() != 4 || got.Version != StateVersion || got.NeedsMove() {
 		t.Errorf("migrated from %d to version %d, needs a move %v; want from 4 to %d, no move", got.MigratedFrom(), got.Version, got.NeedsMove(), StateVersion)
 	}
@@ -183,18 +161,7 @@ func TestRememberItem(t *testing.T) {
 // version 5 from commit 6be76c7 on wrote are read as version 6 reads them,
 // and another member of a later version is refused.
 func TestMigrateV5(t *testing.T) {
-	raw, err := os.ReadFile("../../schema/testdata/documents/state-v5/valid/full.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want State
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ParseState("full.json", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, want, got := readFullState(t, 5)
 	if got.MigratedFrom() != 5 || got.Version != StateVersion || got.NeedsMove() {
 		t.Errorf("migrated from %d to version %d, needs a move %v; want from 5 to %d, no move", got.MigratedFrom(), got.Version, got.NeedsMove(), StateVersion)
 	}
@@ -223,4 +190,24 @@ func TestMigrateV5(t *testing.T) {
 	if _, err := ParseState("v5.json", []byte(`{"version": 5, "files": {}, "shared": {"a.json": {"later": true}}}`)); err == nil || !strings.Contains(err.Error(), "later") {
 		t.Errorf("a version 5 state with an unknown member: %v", err)
 	}
+}
+
+// readFullState reads the schema's full fixture of a state version: its
+// text, the State it decodes to as written, and what ParseState makes of
+// it (migrated to the current version).
+func readFullState(t *testing.T, version int) ([]byte, State, *State) {
+	t.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("../../schema/testdata/documents/state-v%d/valid/full.json", version))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want State
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseState("full.json", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, want, got
 }

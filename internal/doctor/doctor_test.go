@@ -599,10 +599,7 @@ plugin "off" {
 			}
 			return Run{Code: 1}
 		})})
-	byName := map[string]Item{}
-	for _, it := range res.Items {
-		byName[it.Name] = it
-	}
+	byName := itemsByName(res)
 	if it := byName["tracker"]; it.Status != Loaded || it.Plugin != "tools" {
 		t.Errorf("tracker: %+v", it)
 	}
@@ -780,14 +777,20 @@ plugin "off" {
 			}
 			return Run{Code: 1}
 		})})
-	byName := map[string]Item{}
-	for _, it := range res.Items {
-		byName[it.Name] = it
-	}
+	byName := itemsByName(res)
 	if it := byName["tracker"]; it.Status != Loaded || it.Plugin != "memlin" {
 		t.Errorf("tracker: %+v", it)
 	}
 	if it := byName["quiet"]; it.Status != NotChecked || !strings.Contains(it.Detail, "the config disables the plugin off") {
 		t.Errorf("quiet: %+v", it)
 	}
+}
+
+// itemsByName indexes a result's items by name.
+func itemsByName(res *Result) map[string]Item {
+	byName := map[string]Item{}
+	for _, it := range res.Items {
+		byName[it.Name] = it
+	}
+	return byName
 }
