@@ -1,7 +1,6 @@
 package docgen
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,31 +36,7 @@ func citedDoc(text string) string {
 // does not follow the name of a markdown file the repository has. A fact's
 // public source is named instead (docs/agy-facts.md lists where each is).
 func TestNoCitationsOfFilesUsersLack(t *testing.T) {
-	checked := 0
-	err := filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != repoRoot && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		switch filepath.Ext(p) {
-		case ".go", ".json", ".md", ".hcl", ".nix", ".txtar", ".1", ".sh", ".tmpl", ".txt", ".report", ".golden":
-		default:
-			return nil
-		}
-		if d.Name() == "citations_test.go" { // it names what it looks for
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		checked++
-		text := string(data)
+	checked := walkShippedText(t, "citations_test.go", func(p, text string) {
 		for i := strings.Index(text, "§"); i >= 0; {
 			line := 1 + strings.Count(text[:i], "\n")
 			before := text[max(0, i-80):i]
@@ -79,11 +54,7 @@ func TestNoCitationsOfFilesUsersLack(t *testing.T) {
 			}
 			i += len("§") + next
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if checked < 500 {
 		t.Fatalf("only %d files checked: the walk is broken", checked)
 	}

@@ -108,33 +108,8 @@ func (p *page) hasSection(name string) bool {
 // Pages are renamed and merged; a message that names one must follow.
 func TestDocLinks(t *testing.T) {
 	cache := map[string]*page{}
-	checked, refs := 0, 0
-	err := filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != repoRoot && (strings.HasPrefix(d.Name(), ".") || d.Name() == "vendor") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		switch filepath.Ext(p) {
-		case ".go", ".json", ".md", ".hcl", ".nix", ".txtar", ".1", ".sh", ".tmpl", ".txt", ".report", ".golden", ".yml", ".yaml":
-		default:
-			if filepath.Base(p) != "run" {
-				return nil
-			}
-		}
-		if d.Name() == "links_test.go" { // it names what it looks for
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		checked++
-		text := string(data)
+	refs := 0
+	checked := walkShippedText(t, "links_test.go", func(p, text string) {
 		rel, _ := filepath.Rel(repoRoot, p)
 		lineOf := func(i int) int { return 1 + strings.Count(text[:i], "\n") }
 
@@ -163,7 +138,7 @@ func TestDocLinks(t *testing.T) {
 		}
 
 		if filepath.Ext(p) != ".md" {
-			return nil
+			return
 		}
 		body := fence.ReplaceAllString(text, "")
 		for _, m := range mdLink.FindAllStringSubmatch(body, -1) {
@@ -189,11 +164,7 @@ func TestDocLinks(t *testing.T) {
 				t.Errorf("%s links to %s: no such anchor", rel, link)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if checked < 500 || refs < 200 {
 		t.Fatalf("only %d files and %d references checked: the walk is broken", checked, refs)
 	}
@@ -212,4 +183,46 @@ func TestSlug(t *testing.T) {
 			t.Errorf("slug(%q) = %q, want %q", title, got, strings.ToLower(want))
 		}
 	}
+}
+
+// walkShippedText calls fn with the path and text of every file of the
+// repository a user gets that can name a doc or cite a source: sources,
+// schemas, docs, the man page, templates, examples, golden outputs and
+// scripts (hidden folders and vendor/ left out), except the test named
+// self, which names what it looks for. It returns how many it read.
+func walkShippedText(t *testing.T, self string, fn func(path, text string)) int {
+	t.Helper()
+	checked := 0
+	err := filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != repoRoot && (strings.HasPrefix(d.Name(), ".") || d.Name() == "vendor") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".json", ".md", ".hcl", ".nix", ".txtar", ".1", ".sh", ".tmpl", ".txt", ".report", ".golden", ".yml", ".yaml":
+		default:
+			if filepath.Base(p) != "run" {
+				return nil
+			}
+		}
+		if d.Name() == self {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		checked++
+		fn(p, string(data))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return checked
 }
