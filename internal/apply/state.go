@@ -467,46 +467,15 @@ func parseStateLong(validators map[string]*schema.Validator, name string, data [
 		// "5") is named as written: decoded into an int it read as 0.
 		n, err := strconv.Atoi(string(head.Version))
 		if err != nil {
-			p := jsonmerge.Position(data, versionOffset(data))
-			return nil, fmt.Errorf("state file %s:%d:%d has version %s, which no agyconf wrote (a version is a whole number); %s", name, p.Line, p.Column, truncateVersion(head.Version), startOver(name))
+			line, col := 1, 1
+			if t, err := jsonmerge.Read(data, jsonmerge.Syntax{}); err == nil {
+				line, col, _ = t.LocatePointer("/version", false)
+			}
+			return nil, fmt.Errorf("state file %s:%d:%d has version %s, which no agyconf wrote (a version is a whole number); %s", name, line, col, truncateVersion(head.Version), startOver(name))
 		}
 		version = n
 	}
 	return parseStateAs(validators, name, data, version)
-}
-
-// versionOffset is the byte offset of the top-level "version" member's
-// value in a valid JSON object (0 when there is none).
-func versionOffset(data []byte) int {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return 0
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return 0
-		}
-		after := int(dec.InputOffset())
-		if key == "version" {
-			// Past the colon and the blanks around it.
-			rest := data[after:]
-			i := bytes.IndexByte(rest, ':')
-			if i < 0 {
-				return 0
-			}
-			i++
-			for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == '\n' || rest[i] == '\r') {
-				i++
-			}
-			return after + i
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return 0
-		}
-	}
-	return 0
 }
 
 // truncateVersion is a version's text as the message quotes it: at most
